@@ -1,0 +1,1 @@
+"""Stage 4: metrics, significance tests and result tables."""

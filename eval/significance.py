@@ -1,0 +1,23 @@
+"""Paired Wilcoxon signed-rank test against a baseline, per metric."""
+from __future__ import annotations
+
+import warnings
+
+from scipy.stats import wilcoxon
+
+
+def wilcoxon_p(run: dict[str, float], baseline: dict[str, float]) -> float:
+    """Two-sided p-value over the shared topics; 1.0 when the runs never differ."""
+    topics = sorted(set(run) & set(baseline))
+    diffs = [run[q] - baseline[q] for q in topics]
+    if not any(abs(d) > 1e-12 for d in diffs):
+        return 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(wilcoxon([run[q] for q in topics], [baseline[q] for q in topics]).pvalue)
+
+
+def mark(p: float, delta: float, alpha: float = 0.05) -> str:
+    if p < alpha:
+        return "↑" if delta > 0 else "↓"
+    return ""

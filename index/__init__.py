@@ -1,0 +1,1 @@
+"""Stage 2: Lucene indexes (Pyserini's bundled Anserini) from JsonCollection shards."""

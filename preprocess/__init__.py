@@ -1,0 +1,1 @@
+"""Stage 1: web archives -> cleaned Pyserini JsonCollection shards."""

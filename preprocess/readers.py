@@ -1,0 +1,182 @@
+"""Input discovery and record readers: WARC/ARC (gzipped or not), tar archives and folders of HTML.
+
+Readers run on the driver and stream :class:`Document` records with raw payloads.
+They own three outcomes: ``records`` (every record seen), ``skipped.non_response``
+(WARC request/metadata/... records) and ``failed.corrupt`` (a record or the rest of
+a file that cannot be read: it is counted once, logged with its offset, and the run
+goes on with the next file).
+"""
+from __future__ import annotations
+
+import gzip
+import logging
+import tarfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from warcio.archiveiterator import ArchiveIterator
+
+from preprocess.document import Document
+from preprocess.stats import Stats
+
+log = logging.getLogger("webprune.preprocess")
+
+ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
+TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz")
+HTML_SUFFIXES = (".html", ".htm")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One unit of input: an archive file, a tar of pages, or a folder of pages. One output shard each."""
+
+    kind: str  # warc | tar | htmldir
+    path: Path
+
+    @property
+    def name(self) -> str:
+        n = self.path.name
+        for suf in ARCHIVE_SUFFIXES + TAR_SUFFIXES:
+            if n.endswith(suf):
+                return n[: -len(suf)]
+        return n
+
+
+def discover(inputs: list[str | Path]) -> list[Source]:
+    """Expand files and folders into sources, in a stable order. Raises on unusable paths."""
+    out: list[Source] = []
+    for item in map(Path, inputs):
+        if item.is_dir():
+            html_here = False
+            for f in sorted(p for p in item.rglob("*") if p.is_file()):
+                if f.name.endswith(ARCHIVE_SUFFIXES):
+                    out.append(Source("warc", f))
+                elif f.name.endswith(TAR_SUFFIXES):
+                    out.append(Source("tar", f))
+                elif f.name.lower().endswith(HTML_SUFFIXES):
+                    html_here = True
+            if html_here:
+                out.append(Source("htmldir", item))
+        elif item.is_file():
+            if item.name.endswith(ARCHIVE_SUFFIXES):
+                out.append(Source("warc", item))
+            elif item.name.endswith(TAR_SUFFIXES):
+                out.append(Source("tar", item))
+            else:
+                raise ValueError(f"{item}: not a .warc/.warc.gz/.arc/.arc.gz/.tar.gz file or a folder; "
+                                 "pass archives, tar files of .html pages, or folders of them")
+        else:
+            raise FileNotFoundError(f"{item}: no such file or folder")
+    if not out:
+        raise ValueError(f"no WARC/ARC archives, tar files or .html pages found in {', '.join(map(str, inputs))}")
+    return out
+
+
+def read_source(src: Source, stats: Stats) -> Iterator[Document]:
+    reader = {"warc": read_archive, "tar": read_tar, "htmldir": read_html_dir}[src.kind]
+    yield from reader(src.path, stats)
+
+
+def _corrupt(stats: Stats, path: Path, offset, exc: Exception, hint: str) -> None:
+    stats.update("records")
+    stats.outcome("failed", "corrupt", example=f"{path} @ {offset}: {type(exc).__name__}: {exc}")
+    log.warning("%s: unreadable from offset %s (%s: %s); %s. Counted as failed.corrupt; going on with the next input.",
+                path, offset, type(exc).__name__, str(exc).strip().splitlines()[0] if str(exc).strip() else "", hint)
+
+
+def _record_id(rec) -> str:
+    rid = rec.rec_headers.get_header("WARC-TREC-ID") or rec.rec_headers.get_header("WARC-Record-ID") or ""
+    return rid.strip().strip("<>")
+
+
+def read_archive(path: Path, stats: Stats) -> Iterator[Document]:
+    """WARC (incl. ClueWeb09's WARC/0.18) and ARC records; ARC is converted to WARC by warcio."""
+    done = 0
+    try:
+        yield from _iter_archive(path, open(path, "rb"), stats, skip=0)
+        return
+    except _NonChunkedGzip as e:
+        done = e.done
+    # A whole-file gzip stream (not one member per record): read it through gzip instead.
+    log.info("%s: single gzip stream, not one gzip member per record; reading it as one stream", path)
+    stats.update("read.whole_file_gzip")
+    yield from _iter_archive(path, gzip.open(path, "rb"), stats, skip=done)
+
+
+class _NonChunkedGzip(Exception):
+    def __init__(self, done: int):
+        self.done = done
+
+
+def _iter_archive(path: Path, fh, stats: Stats, skip: int) -> Iterator[Document]:
+    seen = 0
+    with fh:
+        it = ArchiveIterator(fh, arc2warc=True, check_digests=False)
+        while True:
+            offset = f"record #{seen + 1}"
+            try:
+                rec = next(it)
+                kind = rec.rec_type
+                payload = rec.content_stream().read() if kind == "response" else None
+                offset = it.get_record_offset()
+            except StopIteration:
+                return
+            except Exception as exc:
+                if "non-chunked gzip" in str(exc) and skip == 0:
+                    raise _NonChunkedGzip(seen) from exc
+                _corrupt(stats, path, offset, exc, "the file is truncated or not valid WARC/ARC; "
+                         "check it with `warcio check` or fetch it again")
+                return
+            seen += 1
+            if seen <= skip:
+                continue
+            stats.update("records")
+            rid = _record_id(rec)
+            if kind != "response":
+                stats.outcome("skipped", "non_response")
+                stats.update(f"read.record_type.{kind}")
+                continue
+            http = rec.http_headers
+            yield Document(
+                id=rid or f"{path.name}#{offset}",
+                url=(rec.rec_headers.get_header("WARC-Target-URI") or "").strip(),
+                source=str(path),
+                content_type=(http.get_header("Content-Type") if http else None) or "",
+                raw=payload,
+            )
+
+
+def _page(path_or_name: str, data: bytes, source: Path) -> Document:
+    stem = Path(path_or_name).name.rsplit(".", 1)[0]
+    return Document(id=stem, url="", source=str(source), content_type="text/html", raw=data)
+
+
+def read_tar(path: Path, stats: Stats) -> Iterator[Document]:
+    """A tar (optionally gzipped) of .html pages; doc id = file stem (CACM-0001)."""
+    try:
+        with tarfile.open(path, "r|*") as tar:
+            for member in tar:
+                if not member.isfile():
+                    continue
+                stats.update("records")
+                if not member.name.lower().endswith(HTML_SUFFIXES):
+                    stats.outcome("skipped", "non_html", example=f"{path}:{member.name}")
+                    continue
+                data = tar.extractfile(member).read()
+                yield _page(member.name, data, path)
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        _corrupt(stats, path, "tar stream", exc, "the tar file is truncated or corrupt")
+
+
+def read_html_dir(path: Path, stats: Stats) -> Iterator[Document]:
+    """Every .html/.htm file under a folder (archives there are separate sources)."""
+    for f in sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(HTML_SUFFIXES)):
+        stats.update("records")
+        try:
+            data = f.read_bytes()
+        except OSError as exc:
+            stats.outcome("failed", "unreadable", example=f"{f}: {exc}")
+            log.warning("%s: cannot read (%s); skipped", f, exc)
+            continue
+        yield _page(f.name, data, path)

@@ -1,0 +1,88 @@
+"""Driver of the preprocess stage: read sources, dispatch batches, write shards and stats."""
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+from preprocess.executor import LocalExecutor, RayExecutor
+from preprocess.pipeline import CleanOptions
+from preprocess.readers import Source, discover, read_source
+from preprocess.stats import Stats
+from preprocess.writer import ShardWriter
+
+log = logging.getLogger("webprune.preprocess")
+
+
+def _batches(sources: list[Source], stats: Stats, batch_size: int) -> Iterator[tuple]:
+    """(("doc", i), batch) items per source, then (("end", i), None) when source i is done."""
+    for i, src in enumerate(sources):
+        yield ("start", i), None
+        batch, records = [], read_source(src, stats)
+        while True:
+            t0, c0 = time.perf_counter(), time.process_time()
+            doc = next(records, None)
+            stats.add_time("read", time.perf_counter() - t0, time.process_time() - c0)
+            if doc is None:
+                break
+            batch.append(doc)
+            if len(batch) >= batch_size:
+                yield ("doc", i), batch
+                batch = []
+        if batch:
+            yield ("doc", i), batch
+        yield ("end", i), None
+
+
+def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | None = None, workers: int | None = None,
+                   address: str | None = None, compress: bool = False, batch_size: int = 64,
+                   executor: str = "ray", progress: bool | None = None) -> dict:
+    """Clean every record of ``inputs`` into shards under ``output``; return the stats dict (also in stats.json)."""
+    opts = opts or CleanOptions()
+    output = Path(output)
+    sources = discover(inputs)
+    stats = Stats()
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    pool = LocalExecutor(opts) if executor == "local" else RayExecutor(opts, workers, address)
+    writer = ShardWriter(output, compress)
+    progress = sys.stderr.isatty() if progress is None else progress
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(unit=" rec", desc="preprocess", dynamic_ncols=True, smoothing=0.1)
+    try:
+        for (what, i), docs, bstats in pool.map(_batches(sources, stats, batch_size)):
+            src = sources[i]
+            if what == "start":
+                writer.open(i, str(src.path), src.name)
+                if bar is not None:
+                    bar.set_postfix_str(f"{i + 1}/{len(sources)} {src.path.name}", refresh=False)
+                continue
+            if what == "end":
+                with stats.timer("write"):
+                    writer.close()
+                continue
+            stats.merge(bstats)
+            with stats.timer("write"):
+                writer.write(docs, stats)
+            if bar is not None:
+                bar.n = stats.counts["records"]
+                bar.refresh()
+    finally:
+        if bar is not None:
+            bar.close()
+        pool.close()
+    stats.add_time("preprocess_driver", time.perf_counter() - wall0, time.process_time() - cpu0)
+    wall = time.perf_counter() - wall0
+    extra = {
+        "output": str(output), "inputs": [str(s.path) for s in sources], "workers": pool.workers,
+        "executor": executor, "cleaner": opts.cleaner, "wall_s": round(wall, 3),
+        "docs_per_s": round(stats.counts["written"] / wall, 2) if wall else None,
+    }
+    stats.write(output / "stats.json", extra)
+    result = stats.to_dict() | extra
+    if result["unaccounted"]:
+        log.error("%d records are unaccounted for: this is a bug in webprune, please report it", result["unaccounted"])
+    return result

@@ -1,0 +1,97 @@
+"""Counters and timers for a preprocessing run, and the accounting rule.
+
+Every input record ends in exactly one outcome: ``written``, ``skipped.<reason>``
+or ``failed.<reason>``; ``records`` counts them all, so
+``records == written + sum(skipped.*) + sum(failed.*)`` must hold for a run.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class Stats:
+    MAX_EXAMPLES = 5  # record ids kept per skip/fail reason, so a user can look at them
+
+    def __init__(self, counts: dict | None = None, times: dict | None = None, examples: dict | None = None):
+        self.counts: Counter = Counter(counts or {})
+        self.times: dict[str, dict[str, float]] = {k: dict(v) for k, v in (times or {}).items()}
+        self.examples: dict[str, list[str]] = {k: list(v) for k, v in (examples or {}).items()}
+
+    # -- counting ---------------------------------------------------------
+    def update(self, key: str, value: int | float = 1) -> None:
+        self.counts[key] += value
+
+    def outcome(self, kind: str, reason: str | None = None, example: str | None = None) -> None:
+        """Record the final outcome of one record: kind is written/skipped/failed."""
+        key = "written" if kind == "written" else f"{kind}.{reason}"
+        self.counts[key] += 1
+        if example is not None:
+            self._example(key, example)
+
+    def _example(self, key: str, example: str) -> None:
+        kept = self.examples.setdefault(key, [])
+        if len(kept) < self.MAX_EXAMPLES:
+            kept.append(example)
+
+    @contextmanager
+    def timer(self, stage: str):
+        w, c = time.perf_counter(), time.process_time()
+        try:
+            yield
+        finally:
+            self.add_time(stage, time.perf_counter() - w, time.process_time() - c)
+
+    def add_time(self, stage: str, wall: float, cpu: float) -> None:
+        t = self.times.setdefault(stage, {"wall_s": 0.0, "cpu_s": 0.0})
+        t["wall_s"] += wall
+        t["cpu_s"] += cpu
+
+    def merge(self, other: "Stats") -> "Stats":
+        self.counts.update(other.counts)
+        for key, exs in other.examples.items():
+            for ex in exs:
+                self._example(key, ex)
+        for stage, t in other.times.items():
+            self.add_time(stage, t["wall_s"], t["cpu_s"])
+        return self
+
+    # -- accounting -------------------------------------------------------
+    def group(self, prefix: str) -> dict[str, int]:
+        p = prefix + "."
+        return {k[len(p):]: v for k, v in sorted(self.counts.items()) if k.startswith(p)}
+
+    def unaccounted(self) -> int:
+        """Records neither written, skipped nor failed (0 for a correct run)."""
+        done = self.counts["written"] + sum(self.group("skipped").values()) + sum(self.group("failed").values())
+        return self.counts["records"] - done
+
+    def to_dict(self) -> dict:
+        return {
+            "records": self.counts["records"],
+            "written": self.counts["written"],
+            "skipped": self.group("skipped"),
+            "failed": self.group("failed"),
+            "unaccounted": self.unaccounted(),
+            "counters": {k: v for k, v in sorted(self.counts.items())
+                         if not k.startswith(("skipped.", "failed.")) and k not in ("records", "written")},
+            "times": {k: {kk: round(vv, 4) for kk, vv in v.items()} for k, v in sorted(self.times.items())},
+            "examples": dict(sorted(self.examples.items())),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Stats":
+        counts = dict(d.get("counters", {}))
+        counts["records"], counts["written"] = d.get("records", 0), d.get("written", 0)
+        for kind in ("skipped", "failed"):
+            counts.update({f"{kind}.{k}": v for k, v in d.get(kind, {}).items()})
+        return cls(counts, d.get("times", {}), d.get("examples", {}))
+
+    def write(self, path: Path, extra: dict | None = None) -> None:
+        data = self.to_dict() | (extra or {})
+        tmp = Path(str(path) + ".tmp")
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        tmp.replace(path)

@@ -1,0 +1,1 @@
+"""Pipeline steps: each is ``run(docs) -> docs`` and counts what it drops and why."""

@@ -1,0 +1,101 @@
+"""Decode step: keep HTML payloads only and turn their bytes into Unicode.
+
+Charset order: byte-order mark, HTTP ``Content-Type`` charset, ``<meta charset>``
+(or ``http-equiv``) in the first 4 KiB, then resiliparse's detector. Labels are
+mapped with the WHATWG table (``iso-8859-1`` means windows-1252, as browsers do).
+A declared charset that does not decode strictly is treated as a mislabel and
+the next candidate is tried; only the last resort decodes with replacement.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+
+from resiliparse.parse.encoding import detect_encoding, map_encoding_to_html5
+
+from preprocess.document import Document
+from preprocess.steps.base import Step
+
+HTML_TYPES = {"text/html", "application/xhtml+xml", "application/xml+xhtml"}
+# Content types that say nothing: the payload is sniffed instead.
+UNKNOWN_TYPES = {"", "application/octet-stream", "unknown/unknown", "www/unknown", "application/unknown",
+                 "text/x-server-parsed-html", "no-type", "none"}
+_META_CHARSET = re.compile(rb"<meta[^>]{0,300}?charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.+-]{1,40})", re.I)
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.+-]{1,40})", re.I)
+_HTML_SNIFF = re.compile(rb"<(!doctype\s+html|html|head|body|title|meta|div|p|table|a\s)[\s>/]", re.I)
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def mime_type(content_type: str) -> str:
+    return content_type.split(";", 1)[0].strip().lower()
+
+
+def looks_like_html(payload: bytes) -> bool:
+    return _HTML_SNIFF.search(payload[:2048]) is not None
+
+
+def _codec(label: str | None) -> str | None:
+    if not label:
+        return None
+    try:
+        label = label.decode("ascii", "replace") if isinstance(label, bytes) else label
+        name = map_encoding_to_html5(label, fallback_utf8=False)
+        return codecs.lookup(name).name if name else None
+    except (LookupError, UnicodeError):
+        return None
+
+
+def charset_candidates(payload: bytes, content_type: str) -> list[tuple[str, str]]:
+    """(source, codec) pairs in the order they are tried."""
+    out = []
+    for bom, name in _BOMS:
+        if payload.startswith(bom):
+            out.append(("bom", name))
+    m = _HEADER_CHARSET.search(content_type or "")
+    if m and (c := _codec(m.group(1))):
+        out.append(("header", c))
+    m = _META_CHARSET.search(payload[:4096])
+    if m and (c := _codec(m.group(1))):
+        out.append(("meta", c))
+    out.append(("detector", _codec(detect_encoding(payload[:65536])) or "utf-8"))
+    return out
+
+
+def decode_payload(payload: bytes, content_type: str = "") -> tuple[str, str, str]:
+    """Return (text, codec, source); source is bom/header/meta/detector or '<x>+replace'."""
+    candidates = charset_candidates(payload, content_type)
+    for source, name in candidates:
+        try:
+            return payload.decode(name), name, source
+        except (UnicodeDecodeError, LookupError):
+            continue
+    source, name = candidates[0]
+    return payload.decode(name, errors="replace"), name, source + "+replace"
+
+
+class Decode(Step):
+    """Drops non-HTML, empty and oversized payloads; sets ``doc.html`` and ``doc.encoding``."""
+
+    name = "decode"
+
+    def __init__(self, max_bytes: int = 16 << 20, max_garbage: float = 0.1):
+        super().__init__()
+        self.max_bytes = max_bytes
+        self.max_garbage = max_garbage
+
+    def process(self, doc: Document) -> Document | None:
+        payload = doc.raw or b""
+        mime = mime_type(doc.content_type)
+        if not payload.strip():
+            return self.drop(doc, "empty_payload", "no payload bytes")
+        if mime not in HTML_TYPES and not (mime in UNKNOWN_TYPES and looks_like_html(payload)):
+            return self.drop(doc, "non_html", f"Content-Type {mime or 'missing'!r}")
+        if len(payload) > self.max_bytes:
+            return self.drop(doc, "too_large", f"{len(payload)} bytes > --max-bytes {self.max_bytes}")
+        text, codec, source = decode_payload(payload, doc.content_type)
+        garbage = (text.count("\ufffd") + text.count("\x00")) / max(len(text), 1)
+        if garbage > self.max_garbage:
+            return self.drop(doc, "decode_error", f"{garbage:.0%} undecodable characters as {codec}; binary payload?")
+        self.stat_update(f"charset_from.{source}")
+        doc.html, doc.encoding, doc.raw = text.replace("\x00", ""), codec, None
+        return doc

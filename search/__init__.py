@@ -1,0 +1,1 @@
+"""Stage 3: QL-Dirichlet retrieval runs in TREC format."""

@@ -1,0 +1,146 @@
+"""The ``webprune`` command: one subcommand per stage, ``run`` for a whole experiment, ``example`` for a demo."""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+log = logging.getLogger("webprune")
+
+
+def _cmd_preprocess(a) -> int:
+    from preprocess.pipeline import CleanOptions
+    from preprocess.run import run_preprocess
+
+    opts = CleanOptions(cleaner=a.cleaner, max_bytes=a.max_bytes)
+    r = run_preprocess(a.inputs, a.output, opts, workers=a.workers, address=a.address, compress=a.gzip,
+                       batch_size=a.batch_size, executor="local" if a.local else "ray")
+    print(f"{r['records']} records: {r['written']} written, skipped {r['skipped'] or 0}, failed {r['failed'] or 0}; "
+          f"{r['docs_per_s']} docs/s with {r['workers']} worker(s) -> {a.output}/collection (stats: {a.output}/stats.json)")
+    return 1 if r["unaccounted"] else 0
+
+
+def _cmd_index(a) -> int:
+    from index.build import build_index
+
+    s = build_index(a.collection, a.index, threads=a.threads, store_raw=a.store_raw)
+    print(f"indexed {s['documents']} documents in {s['wall_s']:.1f} s; index {s['index_bytes'] / 1e6:.2f} MB -> {a.index}")
+    return 0
+
+
+def _cmd_search(a) -> int:
+    from search.qld import run_search
+    from search.topics import read_topics
+
+    topics = read_topics(a.topics, a.field, a.format)
+    s = run_search(a.index, topics, a.output, mu=a.mu, k=a.k, threads=a.threads, tag=a.tag)
+    print(f"{s['topics']} topics, QLD mu={a.mu}, k={a.k}: {s['wall_s']:.1f} s -> {a.output}")
+    return 0
+
+
+def _cmd_eval(a) -> int:
+    from eval.report import evaluate, markdown_table, write_json
+
+    runs = {Path(r).name.removesuffix(".txt"): r for r in ([a.baseline] if a.baseline else []) + a.runs}
+    result = evaluate(a.qrels, runs, baseline=Path(a.baseline).name.removesuffix(".txt") if a.baseline else None,
+                      metrics=a.metrics.split(","), alpha=a.alpha)
+    print(markdown_table(result))
+    if a.json:
+        write_json(result, a.json)
+    return 0
+
+
+def _cmd_run(a) -> int:
+    from webprune.experiment import load_config, run_experiment
+
+    summary = run_experiment(load_config(a.config), a.output, fresh=a.fresh)
+    print(summary["table"])
+    return 0
+
+
+def _cmd_example(a) -> int:
+    from webprune.example import run_example
+
+    summary = run_example(a.output, workers=a.workers)
+    print(summary["table"])
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="webprune", description=__doc__)
+    p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: per-record)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("preprocess", help="clean WARC/ARC/tar/HTML inputs into JsonCollection shards")
+    s.add_argument("inputs", nargs="+", help=".warc[.gz] / .arc[.gz] / .tar.gz of .html files, or folders of them")
+    s.add_argument("--output", "-o", required=True, help="output folder (collection/, stats.json, manifest.json)")
+    s.add_argument("--cleaner", default="tags", help="cleaner (default: tags)")
+    s.add_argument("--workers", type=int, default=None, help="cleaner actors / CPUs (default: all local CPUs)")
+    s.add_argument("--address", default=None, help="Ray cluster to attach to (default: $RAY_ADDRESS, else local)")
+    s.add_argument("--gzip", action="store_true", help="write .jsonl.gz shards")
+    s.add_argument("--batch-size", type=int, default=64, help="records per batch sent to an actor")
+    s.add_argument("--max-bytes", type=int, default=16 << 20, help="skip payloads larger than this (too_large)")
+    s.add_argument("--local", action="store_true", help="clean in this process, without Ray (debugging)")
+    s.set_defaults(func=_cmd_preprocess)
+
+    s = sub.add_parser("index", help="build a Lucene index with Pyserini (JsonCollection)")
+    s.add_argument("collection", help="preprocess output folder or folder of .jsonl shards")
+    s.add_argument("--index", "-i", required=True)
+    s.add_argument("--threads", type=int, default=2)
+    s.add_argument("--store-raw", action="store_true", help="also store the raw JSON (bigger index)")
+    s.set_defaults(func=_cmd_index)
+
+    s = sub.add_parser("search", help="QL-Dirichlet run in TREC format")
+    s.add_argument("--index", "-i", required=True)
+    s.add_argument("--topics", "-t", required=True, help="TREC/CACM topics, Web Track XML or Decision Track XML")
+    s.add_argument("--output", "-o", required=True, help="run file")
+    s.add_argument("--mu", type=float, default=2000.0)
+    s.add_argument("--k", type=int, default=1000, help="hits per topic")
+    s.add_argument("--field", choices=("query", "description"), default="query")
+    s.add_argument("--format", choices=("trec", "cacm", "webxml", "dtxml"), default=None, help="default: detected")
+    s.add_argument("--threads", type=int, default=2)
+    s.add_argument("--tag", default="webprune", help="run tag (last column)")
+    s.set_defaults(func=_cmd_search)
+
+    s = sub.add_parser("eval", help="P@5, P@10, MAP, nDCG@10 and Wilcoxon tests against a baseline")
+    s.add_argument("--qrels", "-q", required=True)
+    s.add_argument("runs", nargs="+")
+    s.add_argument("--baseline", "-b", default=None, help="baseline run file")
+    s.add_argument("--metrics", default="P@5,P@10,AP,nDCG@10", help="ir_measures names, comma-separated")
+    s.add_argument("--alpha", type=float, default=0.05)
+    s.add_argument("--json", default=None, help="also write the full result (per topic, p-values) here")
+    s.set_defaults(func=_cmd_eval)
+
+    s = sub.add_parser("run", help="run a whole experiment from a TOML config (see configs/)")
+    s.add_argument("config")
+    s.add_argument("--output", "-o", default=None, help="results folder (default: runs/<name>)")
+    s.add_argument("--fresh", action="store_true", help="redo every stage instead of reusing finished ones")
+    s.set_defaults(func=_cmd_run)
+
+    s = sub.add_parser("example", help="pack the built-in example pages into a WARC and run the experiment on it")
+    s.add_argument("--output", "-o", default="runs/example")
+    s.add_argument("--workers", type=int, default=2)
+    s.set_defaults(func=_cmd_example)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = build_parser().parse_args(argv)
+    level = logging.WARNING if a.verbose == 0 else logging.INFO if a.verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    if a.verbose == 0:
+        logging.getLogger("webprune").setLevel(logging.INFO)
+    try:
+        return a.func(a)
+    except (FileNotFoundError, ValueError, RuntimeError) as exc:
+        if a.verbose:
+            raise
+        print(f"webprune {a.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
