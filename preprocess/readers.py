@@ -1,5 +1,9 @@
 """Input discovery and record readers: WARC/ARC (gzipped or not), tar archives and folders of HTML.
 
+A record cut short by the end of its file is kept with what it holds (partial
+pages still carry text a judged document may need) and is listed under
+``read.truncated_records`` in the stats, with examples.
+
 Readers run on the driver and stream :class:`Document` records with raw payloads.
 They own three outcomes: ``records`` (every record seen), ``skipped.non_response``
 (WARC request/metadata/... records) and ``failed.corrupt`` (a record or the rest of
@@ -22,7 +26,7 @@ from preprocess.stats import Stats
 
 log = logging.getLogger("webprune.preprocess")
 
-ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
+ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz", ".wat.gz", ".wet.gz", ".wat", ".wet")
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz")
 HTML_SUFFIXES = (".html", ".htm")
 
@@ -48,7 +52,7 @@ def discover(inputs: list[str | Path]) -> list[Source]:
     out: list[Source] = []
     for item in map(Path, inputs):
         if item.is_dir():
-            html_here = False
+            html_here, ignored = False, []
             for f in sorted(p for p in item.rglob("*") if p.is_file()):
                 if f.name.endswith(ARCHIVE_SUFFIXES):
                     out.append(Source("warc", f))
@@ -56,6 +60,11 @@ def discover(inputs: list[str | Path]) -> list[Source]:
                     out.append(Source("tar", f))
                 elif f.name.lower().endswith(HTML_SUFFIXES):
                     html_here = True
+                else:
+                    ignored.append(f.name)
+            if ignored:
+                log.warning("%s: ignoring %d file(s) that are neither archives nor .html pages: %s%s", item,
+                            len(ignored), ", ".join(ignored[:5]), " ..." if len(ignored) > 5 else "")
             if html_here:
                 out.append(Source("htmldir", item))
         elif item.is_file():
@@ -119,6 +128,7 @@ def _iter_archive(path: Path, fh, stats: Stats, skip: int) -> Iterator[Document]
                 rec = next(it)
                 kind = rec.rec_type
                 payload = rec.content_stream().read() if kind == "response" else None
+                rec.raw_stream.read()  # drain, so that a short record shows in the limit left
                 offset = it.get_record_offset()
             except StopIteration:
                 return
@@ -133,6 +143,14 @@ def _iter_archive(path: Path, fh, stats: Stats, skip: int) -> Iterator[Document]
                 continue
             stats.update("records")
             rid = _record_id(rec)
+            missing = getattr(rec.raw_stream, "limit", 0)
+            if missing:  # the file ends inside this record: keep what is there, but say so
+                stats.update("read.truncated_records")
+                stats.note("read.truncated_records", f"{rid} ({path} @ {offset}): {missing} of {rec.length} bytes missing")
+                log.warning("%s: record %s at offset %s ends %d bytes early (file truncated?); its partial "
+                            "payload is kept and counted in read.truncated_records", path, rid, offset, missing)
+            if rec.rec_headers.get_header("WARC-Truncated"):
+                stats.update("read.warc_truncated_by_crawler")
             if kind != "response":
                 stats.outcome("skipped", "non_response")
                 stats.update(f"read.record_type.{kind}")

@@ -30,9 +30,9 @@ class Stats:
         key = "written" if kind == "written" else f"{kind}.{reason}"
         self.counts[key] += 1
         if example is not None:
-            self._example(key, example)
+            self.note(key, example)
 
-    def _example(self, key: str, example: str) -> None:
+    def note(self, key: str, example: str) -> None:
         kept = self.examples.setdefault(key, [])
         if len(kept) < self.MAX_EXAMPLES:
             kept.append(example)
@@ -54,7 +54,7 @@ class Stats:
         self.counts.update(other.counts)
         for key, exs in other.examples.items():
             for ex in exs:
-                self._example(key, ex)
+                self.note(key, ex)
         for stage, t in other.times.items():
             self.add_time(stage, t["wall_s"], t["cpu_s"])
         return self

@@ -1,0 +1,15 @@
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("WEBPRUNE_SHARED", ROOT.parent / "shared" / "data"))
+EXAMPLE = ROOT / "webprune" / "example"
+
+
+def shared(*parts) -> Path:
+    p = SHARED.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"shared real data missing: {p} (it sits beside the project as ../shared/data in CI)")
+    return p

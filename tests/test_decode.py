@@ -1,0 +1,65 @@
+import pytest
+
+from preprocess.document import Document
+from preprocess.steps.decode import Decode, decode_payload
+from tests.conftest import EXAMPLE
+
+
+def run(step, docs):
+    return list(step.run(docs))
+
+
+def test_header_charset_wins_over_meta_and_detector():
+    html = '<html><head><meta charset="utf-8"></head><body>caf\u00e9 cr\u00e8me</body></html>'.encode("cp1252")
+    text, codec, source = decode_payload(html, "text/html; charset=windows-1252")
+    assert source == "header" and codec == "cp1252" and "café crème" in text
+
+
+def test_meta_charset_used_when_header_has_none():
+    raw = (EXAMPLE / "pages" / "ex-11.html").read_bytes()  # ISO-8859-1 declared by http-equiv
+    text, codec, source = decode_payload(raw, "text/html")
+    assert source == "meta" and "café" in text and "naïve" in text and "\ufffd" not in text
+    # iso-8859-1 is read as windows-1252, as browsers do (WHATWG)
+    assert codec == "cp1252"
+
+
+def test_mislabelled_header_falls_back_to_meta_then_detector():
+    body = "<html><head><meta charset='shift_jis'></head><body>日本語のテキストです。これは長い文章です。</body></html>"
+    raw = body.encode("shift_jis")
+    text, codec, source = decode_payload(raw, "text/html; charset=utf-8")  # header lies
+    assert source == "meta" and "日本語のテキスト" in text
+    text, codec, source = decode_payload(body.replace("shift_jis", "utf-8").encode("shift_jis"), "text/html")
+    assert source == "detector" and "日本語のテキスト" in text
+
+
+def test_unknown_label_is_ignored():
+    text, codec, source = decode_payload("<p>hello wörld</p>".encode("utf-8"), "text/html; charset=x-bogus-42")
+    assert "wörld" in text and source in ("meta", "detector")
+
+
+@pytest.mark.parametrize("ctype,payload,reason", [
+    ("image/png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, "non_html"),
+    ("text/plain", b"just some text", "non_html"),
+    ("application/pdf", b"%PDF-1.4", "non_html"),
+    ("text/html", b"   \n ", "empty_payload"),
+    ("", b"\x00\x01\x02 binary with no markup", "non_html"),
+    ("text/html", b"<html><body>" + bytes(range(128, 256)) * 2000 + b"\x00" * 50000, "decode_error"),
+])
+def test_non_html_empty_and_binary_payloads_are_counted_skips(ctype, payload, reason):
+    step = Decode()
+    out = run(step, [Document(id="d1", content_type=ctype, raw=payload)])
+    assert out == []
+    assert step.stats.counts[f"skipped.{reason}"] == 1
+    assert step.stats.examples[f"skipped.{reason}"][0].startswith("d1")
+
+
+def test_sniffed_html_without_content_type_is_kept():
+    step = Decode()
+    out = run(step, [Document(id="d", content_type="", raw=b"<!DOCTYPE html><html><body><p>x</p></body></html>")])
+    assert len(out) == 1 and out[0].html.startswith("<!DOCTYPE")
+
+
+def test_too_large_is_skipped_with_reason():
+    step = Decode(max_bytes=1000)
+    out = run(step, [Document(id="big", content_type="text/html", raw=b"<p>" + b"a" * 5000)])
+    assert out == [] and step.stats.counts["skipped.too_large"] == 1
