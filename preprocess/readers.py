@@ -94,9 +94,12 @@ def _corrupt(stats: Stats, path: Path, offset, exc: Exception, hint: str) -> Non
                 path, offset, type(exc).__name__, str(exc).strip().splitlines()[0] if str(exc).strip() else "", hint)
 
 
-def _record_id(rec) -> str:
+def _record_id(rec, path: Path, offset) -> str:
+    """WARC-TREC-ID (ClueWeb), else WARC-Record-ID; ARC records have no id, so FILE:OFFSET (stable across runs)."""
+    if path.name.endswith((".arc", ".arc.gz")):  # warcio invents a random uuid for converted ARC records
+        return f"{path.name}:{offset}"
     rid = rec.rec_headers.get_header("WARC-TREC-ID") or rec.rec_headers.get_header("WARC-Record-ID") or ""
-    return rid.strip().strip("<>")
+    return rid.strip().strip("<>") or f"{path.name}:{offset}"
 
 
 def read_archive(path: Path, stats: Stats) -> Iterator[Document]:
@@ -142,7 +145,7 @@ def _iter_archive(path: Path, fh, stats: Stats, skip: int) -> Iterator[Document]
             if seen <= skip:
                 continue
             stats.update("records")
-            rid = _record_id(rec)
+            rid = _record_id(rec, path, offset)
             missing = getattr(rec.raw_stream, "limit", 0)
             if missing:  # the file ends inside this record: keep what is there, but say so
                 stats.update("read.truncated_records")
@@ -157,7 +160,7 @@ def _iter_archive(path: Path, fh, stats: Stats, skip: int) -> Iterator[Document]
                 continue
             http = rec.http_headers
             yield Document(
-                id=rid or f"{path.name}#{offset}",
+                id=rid,
                 url=(rec.rec_headers.get_header("WARC-Target-URI") or "").strip(),
                 source=str(path),
                 content_type=(http.get_header("Content-Type") if http else None) or "",

@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("example", help="pack the built-in example pages into a WARC and run the experiment on it")
     s.add_argument("--output", "-o", default="runs/example")
-    s.add_argument("--workers", type=int, default=2)
+    s.add_argument("--workers", type=int, default=None, help="cleaner actors (default: the config's)")
     s.set_defaults(func=_cmd_example)
     return p
 

@@ -1,40 +1,29 @@
-"""The built-in example: 12 hand-written pages (webprune/example/) packed into a WARC, 6 topics, qrels."""
+"""The built-in example: 12 hand-written pages (webprune/example/) packed into a WARC, 6 topics, qrels.
+
+``webprune example`` packs the pages into ``build/example/example.warc.gz`` and
+replays ``configs/example.toml``.
+"""
 from __future__ import annotations
 
-import shutil
-from importlib import resources
 from pathlib import Path
 
-from webprune.experiment import run_experiment
+from webprune.experiment import load_config, run_experiment
 from webprune.warcpack import pack_pages
 
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = Path(__file__).resolve().parent / "example" / "pages"
+CONFIG = ROOT / "configs" / "example.toml"
 HOST = "http://tinkerer.example/"
 
 
-def example_dir() -> Path:
-    return Path(str(resources.files("webprune") / "example"))
+def pack_example(warc: Path) -> int:
+    pages = sorted(PAGES.glob("*.html"))
+    return pack_pages(((p.stem, HOST + p.name, p.read_bytes()) for p in pages), warc)
 
 
-def example_config(output: Path, workers: int = 2) -> dict:
-    src = example_dir()
-    warc = output / "input" / "example.warc.gz"
-    pages = sorted((src / "pages").glob("*.html"))
-    pack_pages(((p.stem, HOST + p.name, p.read_bytes()) for p in pages), warc)
-    return {
-        "name": "example", "_base": str(src),
-        "collection": {"inputs": [str(warc.resolve())]},
-        "topics": {"path": "topics.txt", "field": "query"},
-        "qrels": {"path": "qrels.txt"},
-        "preprocess": {"workers": workers, "compress": True},
-        "index": {"threads": 1},
-        "search": {"mu": 2000, "k": 1000, "threads": 1},
-        "eval": {"baseline": "tags"},
-        "variants": [{"name": "tags", "cleaner": "tags"}],
-    }
-
-
-def run_example(output: str | Path = "runs/example", workers: int = 2, fresh: bool = True) -> dict:
-    output = Path(output)
-    if fresh and output.exists():
-        shutil.rmtree(output)
-    return run_experiment(example_config(output, workers), output)
+def run_example(output: str | Path = "runs/example", workers: int | None = None, progress: bool | None = None) -> dict:
+    cfg = load_config(CONFIG)
+    pack_example(Path(cfg["_base"]) / cfg["collection"]["inputs"][0])
+    if workers:
+        cfg["preprocess"]["workers"] = workers
+    return run_experiment(cfg, output, fresh=True, progress=progress)

@@ -1,0 +1,124 @@
+"""The whole path on the built-in example, and on CACM against Pyserini's own CLI and pytrec_eval."""
+import gzip
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import pytest
+import pytrec_eval
+
+from eval.trec_files import read_qrels, read_run
+from preprocess.pipeline import CleanOptions
+from preprocess.run import run_preprocess
+from tests.conftest import ROOT, shared
+from webprune.example import run_example
+
+pytestmark = pytest.mark.slow
+
+
+def test_example_end_to_end_in_well_under_a_minute(tmp_path):
+    t0 = time.perf_counter()
+    summary = run_example(tmp_path / "ex", progress=False)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 45, f"example took {elapsed:.1f} s"
+    row = summary["variants"]["tags"]
+    assert row["preprocess"]["written"] == 12 and row["preprocess"]["unaccounted"] == 0
+    assert row["index_stats"]["documents"] == 12 and row["index_stats"]["index_bytes"] > 0
+    ev = summary["evaluation"]["runs"]["tags"]
+    # each topic's best page (rel 2) must be retrieved first: the pages are written to be unambiguous
+    run = read_run(tmp_path / "ex" / "runs" / "tags.txt")
+    qrels = read_qrels(ROOT / "webprune" / "example" / "qrels.txt")
+    for q, docs in run.items():
+        best = max(docs, key=docs.get)
+        assert qrels[q][best] == 2, (q, best)
+    assert ev["nDCG@10"]["mean"] > 0.9
+    assert (tmp_path / "ex" / "results.md").read_text().count("| tags (baseline) |") == 1
+    shard = next((tmp_path / "ex" / "collections").glob("*/collection/*.jsonl.gz"))
+    docs = [json.loads(l) for l in gzip.open(shard, "rt")]
+    assert {d["id"] for d in docs} == {f"ex-{i:02d}" for i in range(1, 13)}
+    assert all(d["url"].startswith("http://tinkerer.example/") for d in docs)
+
+
+def test_ray_workers_give_the_same_shards_as_one_local_process(tmp_path):
+    inputs = [str(shared("warc"))]
+    local = run_preprocess(inputs, tmp_path / "local", executor="local", progress=False)
+    ray_ = run_preprocess(inputs, tmp_path / "ray", workers=2, batch_size=4, progress=False)
+    assert ray_["workers"] == 2 and ray_["executor"] == "ray"
+    for key in ("records", "written", "skipped", "failed", "unaccounted"):
+        assert ray_[key] == local[key], key
+    for shard in sorted((tmp_path / "local" / "collection").iterdir()):
+        assert shard.read_bytes() == (tmp_path / "ray" / "collection" / shard.name).read_bytes(), shard.name
+    assert ray_["times"]["tags"]["cpu_s"] > 0  # step timings come back from the actors
+
+
+@pytest.fixture(scope="module")
+def cacm(tmp_path_factory):
+    """CACM cleaned, indexed and searched by `webprune run configs/cacm.toml`."""
+    out = tmp_path_factory.mktemp("cacm")
+    proc = subprocess.run([sys.executable, "-m", "webprune.cli", "run", str(ROOT / "configs" / "cacm.toml"), "-o", str(out)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads((out / "results.json").read_text())
+    return out, summary, proc.stdout
+
+
+def test_cacm_collection_and_index(cacm):
+    out, summary, stdout = cacm
+    v = summary["variants"]["tags-mu1000"]
+    assert v["preprocess"]["records"] == v["preprocess"]["written"] == 3204
+    assert v["index_stats"]["documents"] == 3204
+    assert v["index"] == summary["variants"]["tags-mu2000"]["index"]  # one index serves both runs
+    assert "| tags-mu1000 (baseline) |" in stdout and "tags-mu2000" in stdout
+
+
+def test_cacm_mu1000_equals_pyserini_cli_line_for_line(cacm, tmp_path):
+    out, summary, _ = cacm
+    index = summary["variants"]["tags-mu1000"]["index"]
+    ref = tmp_path / "pyserini.txt"
+    env = dict(os.environ, OPENAI_API_KEY="unused")
+    proc = subprocess.run([sys.executable, "-m", "index.pyserini_cli", "pyserini.search.lucene", "--index", index,
+                           "--topics", str(shared("retrieval", "cacm", "topics.cacm.txt")), "--qld", "--hits", "1000",
+                           "--output", str(ref)], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ours = (out / "runs" / "tags-mu1000.txt").read_text().splitlines()
+    theirs = ref.read_text().splitlines()
+    assert len(ours) == len(theirs) > 50000
+    strip_tag = lambda lines: [l.rsplit(" ", 1)[0] for l in lines]
+    assert strip_tag(ours) == strip_tag(theirs)
+
+
+def test_cacm_mu2000_equals_lucene_searcher_set_qld(cacm):
+    out, summary, _ = cacm
+    index = summary["variants"]["tags-mu2000"]["index"]
+    code = f"""
+import os, sys
+from index.java import configure_java
+configure_java(); os.environ.setdefault("OPENAI_API_KEY", "unused")
+from pyserini.search.lucene import LuceneSearcher
+from search.topics import read_topics
+s = LuceneSearcher({index!r}); s.set_qld(2000)
+topics = read_topics({str(shared("retrieval", "cacm", "topics.cacm.txt"))!r})
+for q, text in topics.items():
+    for r, h in enumerate(s.search(text, k=1000), 1):
+        print(f"{{q}} Q0 {{h.docid}} {{r}} {{h.score:.6f}}")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ours = [l.rsplit(" ", 1)[0] for l in (out / "runs" / "tags-mu2000.txt").read_text().splitlines()]
+    assert ours == proc.stdout.splitlines()
+
+
+def test_cacm_metrics_equal_pytrec_eval(cacm):
+    out, summary, _ = cacm
+    qrels = read_qrels(shared("retrieval", "cacm", "qrels.cacm.txt"))
+    names = {"P@5": "P_5", "P@10": "P_10", "AP": "map", "nDCG@10": "ndcg_cut_10"}
+    for variant in ("tags-mu1000", "tags-mu2000"):
+        ref = pytrec_eval.RelevanceEvaluator(qrels, set(names.values())).evaluate(read_run(out / "runs" / f"{variant}.txt"))
+        ref = {q: v for q, v in ref.items() if any(r > 0 for r in qrels[q].values())}
+        ours = summary["evaluation"]["runs"][variant]
+        for m, t in names.items():
+            assert round(ours[m]["mean"], 4) == round(statistics.mean(v[t] for v in ref.values()), 4), (variant, m)
+    assert summary["evaluation"]["runs"]["tags-mu1000"]["AP"]["mean"] > 0.25  # sanity: CACM QLD MAP is ~0.3
