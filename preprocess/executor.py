@@ -75,7 +75,13 @@ class RayExecutor:
             def process(self, batch: list[Document]):
                 return self.pipeline.process(batch)
 
+            def ready(self) -> bool:
+                return True
+
         self.actors = [CleanerActor.remote(opts) for _ in range(workers)]
+        # Wait for every actor to build its pipeline: start-up errors (a bad model path, a missing
+        # package on a cluster node) surface here, once, instead of on the first batch.
+        ray.get([a.ready.remote() for a in self.actors])
 
     def map(self, items: Iterable[Item]) -> Iterator[tuple[object, list[dict], Stats]]:
         ray = self.ray

@@ -30,10 +30,13 @@ trap 'rc=$?; echo "build_kenlm: ERROR: command failed (exit $rc) at line $LINENO
 
 tools_ok() {
   [[ -x "$BIN/lmplz" && -x "$BIN/build_binary" ]] || return 1
-  # `lmplz --help` exits 0 only if the binary loads (shared libs present).
-  "$BIN/lmplz" --help >/dev/null 2>&1 || return 1
-  # build_binary without args prints usage and exits 1; make sure it *ran*.
-  "$BIN/build_binary" 2>&1 | grep -q "build_binary" || return 1
+  # Both tools exit 1 on --help / no args, so check that they printed their
+  # help (i.e. the binary loaded: shared Boost libs present) instead.
+  local out
+  out="$("$BIN/lmplz" --help 2>&1 || true)"
+  [[ "$out" == *"--discount_fallback"* ]] || return 1
+  out="$("$BIN/build_binary" 2>&1 || true)"
+  [[ "$out" == *"Usage:"* ]] || return 1
 }
 
 # ---- fast path --------------------------------------------------------------
@@ -60,10 +63,12 @@ if ((${#missing[@]})); then
     SUDO="sudo"
   fi
   log "apt-get install: ${missing[*]}"
-  $SUDO apt-get update -qq >&2 \
-    || die "apt-get update failed; check network/apt sources, then rerun"
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
-    || die "apt-get install failed for: ${missing[*]}; install them by hand, then rerun"
+  mkdir -p "$WORK"
+  APTLOG="$WORK/apt.log"
+  $SUDO apt-get update >"$APTLOG" 2>&1 \
+    || { tail -n 20 "$APTLOG" >&2; die "apt-get update failed (log: $APTLOG); check network/apt sources, then rerun"; }
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >>"$APTLOG" 2>&1 \
+    || { tail -n 20 "$APTLOG" >&2; die "apt-get install failed for: ${missing[*]} (log: $APTLOG); install them by hand, then rerun"; }
 fi
 
 # ---- source: the PyPI sdist of the same version -----------------------------
@@ -77,8 +82,8 @@ if [[ ! -f "$SDIST" ]]; then
   # NB: '--no-binary kenlm', not ':all:' -- with ':all:' pip also builds the
   # sdist's build deps (the 'cmake' PyPI package!) from source, >10 min.
   tmpd="$(mktemp -d "$WORK/dl.XXXXXX")"
-  "$BIN/python" -m pip download -q --no-deps --no-binary kenlm "kenlm==$VERSION" -d "$tmpd" >&2 \
-    || { rm -rf "$tmpd"; die "pip download of kenlm==$VERSION sdist failed (PyPI reachable?)"; }
+  "$BIN/python" -m pip download -q --no-deps --no-binary kenlm "kenlm==$VERSION" -d "$tmpd" >"$WORK/pip.log" 2>&1 \
+    || { tail -n 20 "$WORK/pip.log" >&2; rm -rf "$tmpd"; die "pip download of kenlm==$VERSION sdist failed (log: $WORK/pip.log; PyPI reachable?)"; }
   f=("$tmpd"/kenlm-*.tar.gz)
   [[ -f "${f[0]}" ]] || { rm -rf "$tmpd"; die "pip did not produce a kenlm-$VERSION.tar.gz sdist"; }
   mv "${f[0]}" "$SDIST"
