@@ -19,13 +19,39 @@ class CleanOptions:
 
     cleaner: str = "tags"
     max_bytes: int = 16 << 20
+    prune_model: str | None = None        # KenLM model: enables perplexity pruning
+    max_perplexity: float | None = None   # drop sentences above this perplexity ...
+    prune_percentile: float | None = None  # ... or the worst P% of sentences, calibrated on a sample
+    prune_sample_docs: int = 1000          # documents in that sample
     extra: dict = field(default_factory=dict)  # room for later steps' options
+
+    def check(self) -> "CleanOptions":
+        if self.cleaner not in CLEANERS:
+            raise ValueError(f"unknown cleaner {self.cleaner!r}; choose one of {', '.join(CLEANERS)}")
+        if self.prune_model:
+            if self.max_perplexity is None and self.prune_percentile is None:
+                raise ValueError("with --prune-model give --max-perplexity N or --prune-percentile P")
+            if self.prune_percentile is not None and not 0 < self.prune_percentile < 100:
+                raise ValueError("--prune-percentile must be between 0 and 100 (the share of sentences to drop)")
+        elif self.max_perplexity is not None or self.prune_percentile is not None:
+            raise ValueError("--max-perplexity/--prune-percentile need --prune-model MODEL")
+        return self
+
+
+def cleaning_steps(opts: CleanOptions) -> list[Step]:
+    """Decode, parse and clean: everything before pruning."""
+    return [Decode(max_bytes=opts.max_bytes), Parse(), TagRemoval()]
 
 
 def build_steps(opts: CleanOptions) -> list[Step]:
-    if opts.cleaner not in CLEANERS:
-        raise ValueError(f"unknown cleaner {opts.cleaner!r}; choose one of {', '.join(CLEANERS)}")
-    return [Decode(max_bytes=opts.max_bytes), Parse(), TagRemoval()]
+    steps = cleaning_steps(opts.check())
+    if opts.prune_model:
+        if opts.max_perplexity is None:
+            raise ValueError("percentile pruning needs a threshold: calibrate it first (preprocess.calibrate)")
+        from preprocess.steps.prune import PerplexityPrune
+
+        steps.append(PerplexityPrune(opts.prune_model, opts.max_perplexity))
+    return steps
 
 
 class Pipeline:

@@ -7,10 +7,12 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+from preprocess.calibrate import calibrate
 from preprocess.executor import LocalExecutor, RayExecutor
 from preprocess.pipeline import CleanOptions
 from preprocess.readers import Source, discover, read_source
 from preprocess.stats import Stats
+from preprocess.steps.prune import deciles
 from preprocess.writer import ShardWriter
 
 log = logging.getLogger("webprune.preprocess")
@@ -40,11 +42,12 @@ def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | N
                    address: str | None = None, compress: bool = False, batch_size: int = 64,
                    executor: str = "ray", progress: bool | None = None) -> dict:
     """Clean every record of ``inputs`` into shards under ``output``; return the stats dict (also in stats.json)."""
-    opts = opts or CleanOptions()
+    opts = (opts or CleanOptions()).check()
     output = Path(output)
     sources = discover(inputs)
     stats = Stats()
     wall0, cpu0 = time.perf_counter(), time.process_time()
+    opts, calibration = calibrate(opts, sources)
     pool = LocalExecutor(opts) if executor == "local" else RayExecutor(opts, workers, address)
     startup = time.perf_counter() - wall0  # Ray start-up and actor creation (model loading goes here too)
     writer = ShardWriter(output, compress)
@@ -85,6 +88,9 @@ def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | N
         "docs_per_s": round(stats.counts["written"] / busy, 2) if busy > 0 else None,
         "records_per_s": round(stats.counts["records"] / busy, 2) if busy > 0 else None,
     }
+    if opts.prune_model:
+        extra["pruning"] = {"model": opts.prune_model, "max_perplexity": opts.max_perplexity,
+                            "calibration": calibration or None, "perplexity_deciles": deciles(stats.counts)}
     stats.write(output / "stats.json", extra)
     result = stats.to_dict() | extra
     if result["unaccounted"]:

@@ -15,12 +15,41 @@ def _cmd_preprocess(a) -> int:
     from preprocess.pipeline import CleanOptions
     from preprocess.run import run_preprocess
 
-    opts = CleanOptions(cleaner=a.cleaner, max_bytes=a.max_bytes)
+    opts = CleanOptions(cleaner=a.cleaner, max_bytes=a.max_bytes, prune_model=a.prune_model,
+                        max_perplexity=a.max_perplexity, prune_percentile=a.prune_percentile,
+                        prune_sample_docs=a.prune_sample_docs)
     r = run_preprocess(a.inputs, a.output, opts, workers=a.workers, address=a.address, compress=a.gzip,
                        batch_size=a.batch_size, executor="local" if a.local else "ray")
     print(f"{r['records']} records: {r['written']} written, skipped {r['skipped'] or 0}, failed {r['failed'] or 0}; "
           f"{r['docs_per_s']} docs/s with {r['workers']} worker(s) -> {a.output}/collection (stats: {a.output}/stats.json)")
     return 1 if r["unaccounted"] else 0
+
+
+def _cmd_lm_train(a) -> int:
+    from preprocess.lm.train import train
+
+    info = train(a.corpus, a.output, order=a.order, prune=a.prune, discount_fallback=a.discount_fallback,
+                 memory=a.memory)
+    print(f"{a.order}-gram model from {info['tokens']:,} tokens ({info['lines']:,} lines) in {info['seconds']} s: "
+          f"{info['bytes'] / 1e6:.1f} MB -> {a.output}")
+    return 0
+
+
+def _cmd_lm_score(a) -> int:
+    from preprocess.lm.score import Scorer
+
+    scorer = Scorer(a.model)
+    if a.file:
+        lines = (sys.stdin if a.file == "-" else open(a.file, encoding="utf-8", errors="replace"))
+    elif a.text:
+        lines = a.text
+    else:
+        raise ValueError("give sentences to score, or --file F")
+    for line in lines:
+        line = line.rstrip("\n")
+        ppl = scorer.perplexity(line)
+        print(f"{ppl:.1f}\t{line}" if ppl is not None else f"-\t{line}")
+    return 0
 
 
 def _cmd_index(a) -> int:
@@ -84,7 +113,30 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--batch-size", type=int, default=64, help="records per batch sent to an actor")
     s.add_argument("--max-bytes", type=int, default=16 << 20, help="skip payloads larger than this (too_large)")
     s.add_argument("--local", action="store_true", help="clean in this process, without Ray (debugging)")
+    s.add_argument("--prune-model", default=None, help="KenLM model (webprune lm train): prune sentences by perplexity")
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--max-perplexity", type=float, default=None, help="drop sentences above this perplexity")
+    g.add_argument("--prune-percentile", type=float, default=None,
+                   help="drop the worst P%% of sentences (threshold calibrated on a sample, recorded in stats.json)")
+    s.add_argument("--prune-sample-docs", type=int, default=1000, help="documents in the calibration sample")
     s.set_defaults(func=_cmd_preprocess)
+
+    s = sub.add_parser("lm", help="train KenLM models and score sentences")
+    lm = s.add_subparsers(dest="lm_command", required=True)
+    t = lm.add_parser("train", help="train an n-gram model with lmplz and convert it with build_binary")
+    t.add_argument("corpus", nargs="+", help="plain-text files, one sentence or line per line")
+    t.add_argument("--order", type=int, default=2, choices=(2, 3, 4, 5, 6))
+    t.add_argument("--output", "-o", required=True, help="model file (KenLM binary)")
+    t.add_argument("--prune", type=int, nargs="+", default=None,
+                   help="lmplz --prune counts per order, e.g. 0 1 drops singleton bigrams")
+    t.add_argument("--discount-fallback", action="store_true", help="for small corpora (lmplz --discount_fallback)")
+    t.add_argument("--memory", default="10%", help="lmplz sort memory (-S), default 10%% of RAM")
+    t.set_defaults(func=_cmd_lm_train)
+    t = lm.add_parser("score", help="per-sentence perplexity, like pyplexity's `perplexity` command")
+    t.add_argument("model")
+    t.add_argument("text", nargs="*", help="sentences to score")
+    t.add_argument("--file", "-f", default=None, help="score every line of this file (- for stdin)")
+    t.set_defaults(func=_cmd_lm_score)
 
     s = sub.add_parser("index", help="build a Lucene index with Pyserini (JsonCollection)")
     s.add_argument("collection", help="preprocess output folder or folder of .jsonl shards")

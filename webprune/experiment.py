@@ -10,7 +10,9 @@ Config (paths are relative to the config file)::
     [index]       threads = 2
     [search]      mu = 2000, k = 1000
     [eval]        metrics = ["P@5", "P@10", "AP", "nDCG@10"], baseline = "tags"
+    [models.bigram] corpus = ["../../shared/data/lm/brown.txt"], order = 2, output = "../build/models/b.bin"
     [[variants]]  name = "tags", cleaner = "tags"        # + per-variant mu / k overrides
+    [[variants]]  name = "pruned-8k", cleaner = "tags", model = "bigram", max_perplexity = 8000
 
 Variants with the same cleaning options share one collection and one index.
 Outputs go to OUTPUT/: ``collections/<key>/``, ``indexes/<key>/``, ``runs/<variant>.txt``,
@@ -36,7 +38,7 @@ from search.topics import read_topics
 
 log = logging.getLogger("webprune.experiment")
 SEARCH_KEYS = {"mu", "k"}
-CLEAN_KEYS = {"cleaner", "max_bytes"}
+CLEAN_KEYS = {"cleaner", "max_bytes", "prune_model", "max_perplexity", "prune_percentile", "prune_sample_docs"}
 
 
 def load_config(path: str | Path) -> dict:
@@ -53,16 +55,45 @@ def _path(cfg: dict, p: str) -> Path:
     return p if p.is_absolute() else (Path(cfg["_base"]) / p).resolve()
 
 
-def _clean_options(variant: dict) -> CleanOptions:
-    unknown = set(variant) - CLEAN_KEYS - SEARCH_KEYS - {"name"}
+def _clean_options(cfg: dict, variant: dict) -> CleanOptions:
+    unknown = set(variant) - CLEAN_KEYS - SEARCH_KEYS - {"name", "model"}
+    if unknown:
+        raise ValueError(f"variant {variant.get('name')!r}: unknown keys {', '.join(sorted(unknown))}")
     known = {k: v for k, v in variant.items() if k in CLEAN_KEYS}
-    return CleanOptions(**known, extra={k: variant[k] for k in sorted(unknown)})
+    if "model" in variant:  # a model named in [models.NAME], trained when missing
+        known["prune_model"] = str(ensure_model(cfg, variant["model"]))
+    elif "prune_model" in known:
+        known["prune_model"] = str(_path(cfg, known["prune_model"]))
+    return CleanOptions(**known).check()
+
+
+def ensure_model(cfg: dict, name: str) -> Path:
+    """Train the model ``[models.NAME]`` of the config unless its output file exists."""
+    spec = cfg.get("models", {}).get(name)
+    if spec is None:
+        raise ValueError(f"model {name!r} is not defined in the config's [models] section")
+    out = _path(cfg, spec["output"])
+    if not out.exists():
+        from preprocess.lm.train import train
+
+        log.info("training model %r -> %s", name, out)
+        corpora = [str(_path(cfg, c)) for c in spec["corpus"]]
+        train(corpora, out, order=spec.get("order", 2), prune=spec.get("prune"),
+              discount_fallback=spec.get("discount_fallback", False))
+    return out
 
 
 def _key(opts: CleanOptions, inputs: list[str]) -> str:
     """Collection/index folder name: the cleaner plus a hash of everything that changes the output."""
-    blob = json.dumps([opts.__dict__, inputs], sort_keys=True, default=str)
+    model = Path(opts.prune_model).stat() if opts.prune_model else None
+    model_id = [model.st_size, model.st_mtime_ns] if model else None  # a retrained model is a new collection
+    blob = json.dumps([opts.__dict__, inputs, model_id], sort_keys=True, default=str)
     return f"{opts.cleaner}-{hashlib.sha1(blob.encode()).hexdigest()[:8]}"
+
+
+def _kept(pre: dict) -> str:
+    c = pre["counters"]
+    return f"{100 * c.get('prune.sentences_kept', 0) / max(c.get('prune.sentences', 0), 1):.1f}"
 
 
 def _mb(n: int) -> str:
@@ -83,7 +114,7 @@ def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = Fa
     summary: dict = {"name": cfg["name"], "variants": {}}
     for v in variants:
         name = v["name"]
-        opts = _clean_options(v)
+        opts = _clean_options(cfg, v)
         key = _key(opts, inputs)
         coll, index = out / "collections" / key, out / "indexes" / key
         row = summary["variants"][name] = {"cleaning": opts.__dict__, "collection": str(coll), "index": str(index)}
@@ -119,6 +150,10 @@ def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = Fa
         "index s": {n: f"{r['index_stats']['wall_s']:.1f}" for n, r in rows.items()},
         "search s": {n: f"{r['search']['wall_s']:.1f}" for n, r in rows.items()},
     }
+    if any(r["cleaning"].get("prune_model") for r in rows.values()):
+        extra["max ppl"] = {n: f"{r['preprocess']['pruning']['max_perplexity']:.0f}"
+                            for n, r in rows.items() if r["preprocess"].get("pruning")}
+        extra["sentences kept %"] = {n: _kept(r["preprocess"]) for n, r in rows.items() if r["preprocess"].get("pruning")}
     table = markdown_table(result, extra)
     summary["evaluation"] = result
     summary["table"] = table

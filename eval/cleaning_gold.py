@@ -1,0 +1,72 @@
+"""Human gold standards of ../shared/data/cleaning: read each set's gold main-content text.
+
+Formats: CleanEval (dev, final, CleanPortalEval) -- a ``URL:`` line then blocks
+prefixed ``<p>``/``<h>``/``<l>``; Dragnet -- plain text, comments after a
+``!@#$%^&*()  COMMENTS`` line (not main content); L3S-GN1 -- annotated HTML where
+spans of class ``x-nc-sel1`` (headline) and ``x-nc-sel2`` (full text) are the
+main content. Gold texts may hold HTML entities; they are unescaped.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+FORMATS = {"cleaneval-dev": "cleaneval", "cleaneval-final": "cleaneval", "cleanportaleval": "cleaneval",
+           "dragnet": "dragnet", "l3s-gn1": "l3s"}
+_MARKER = re.compile(r"^\s*<[phl]>\s*", re.M)
+_URL_LINE = re.compile(r"^\s*URL:[^\n]*\n?")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_DRAGNET_COMMENTS = "!@#$%^&*()  COMMENTS"
+_L3S_MAIN = {"x-nc-sel1", "x-nc-sel2"}
+
+
+@dataclass(frozen=True)
+class GoldPage:
+    set: str
+    name: str
+    input: Path
+    gold: Path
+
+    def gold_text(self) -> str:
+        return read_gold(self.gold, FORMATS[self.set])
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")  # Dragnet's gold files are Windows-1252
+
+
+def read_gold(path: Path, fmt: str) -> str:
+    raw = _decode(path.read_bytes()).lstrip("\ufeff")
+    if fmt == "cleaneval":
+        raw = _COMMENT.sub("", _URL_LINE.sub("", raw, count=1))
+        return html.unescape(_MARKER.sub("", raw)).strip()
+    if fmt == "dragnet":
+        return html.unescape(raw.split(_DRAGNET_COMMENTS, 1)[0]).strip()
+    if fmt == "l3s":
+        import lxml.html
+
+        root = lxml.html.fromstring(raw)
+        parts = []
+        for el in root.iter():
+            classes = set((el.get("class") or "").split()) if isinstance(el.tag, str) else set()
+            if classes & _L3S_MAIN and not any(set((a.get("class") or "").split()) & _L3S_MAIN for a in el.iterancestors()):
+                parts.append(el.text_content())
+        return html.unescape("\n".join(parts)).strip()
+    raise ValueError(f"unknown gold format {fmt!r}")
+
+
+def gold_pages(shared: Path, sets: list[str] | None = None) -> list[GoldPage]:
+    """Pages that have both an input and a gold file, in a stable order."""
+    out = []
+    for s in sets or list(FORMATS):
+        base = Path(shared) / "cleaning" / s
+        for gold in sorted((base / "gold").glob("*.txt")):
+            inp = base / "input" / (gold.stem + ".html")
+            if inp.exists():
+                out.append(GoldPage(s, gold.stem, inp, gold))
+    return out

@@ -1,0 +1,1 @@
+"""KenLM n-gram language models: one text normaliser for training and scoring, lmplz training, scoring."""

@@ -1,0 +1,29 @@
+"""Sentence perplexity under a KenLM model (memory-mapped binary or ARPA)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from preprocess.lm.normalize import normalize
+
+
+class Scorer:
+    """Loads the model once; ``perplexity(sentence)`` normalises exactly as training did."""
+
+    def __init__(self, model: str | Path):
+        import kenlm
+
+        path = Path(model)
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no such language model; train one with `webprune lm train`")
+        self.path = str(path)
+        self.model = kenlm.Model(self.path)  # binary models are mmap'ed: actors on one node share the pages
+        self.order = self.model.order
+
+    def perplexity(self, sentence: str) -> float | None:
+        """Per-token perplexity including the end-of-sentence token; None when no token remains."""
+        norm = normalize(sentence)
+        return self.model.perplexity(norm) if norm else None
+
+    def score_normalized(self, norm: str) -> tuple[float, int]:
+        """(log10 probability incl. </s>, tokens) of an already normalised sentence."""
+        return self.model.score(norm, bos=True, eos=True), norm.count(" ") + 2

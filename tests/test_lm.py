@@ -1,0 +1,103 @@
+"""KenLM training/scoring with one normaliser, and the perplexity pruning step."""
+import time
+
+import pytest
+
+from preprocess.document import Document
+from preprocess.lm.normalize import clean_corpus_line, normalize
+from preprocess.lm.score import Scorer
+from preprocess.lm.train import train
+from preprocess.pipeline import CleanOptions, Pipeline
+from preprocess.steps.prune import PerplexityPrune, deciles
+from tests.conftest import shared
+
+BOILER = ["Home | About | Contact | Login", "Copyright 2008 All rights reserved", "Subscribe to our newsletter"]
+
+
+def test_normalize_case_quotes_numbers_unicode():
+    assert normalize("The ``Big'' Cat, Café!") == 'the " big " cat , café !'
+    assert normalize("It cost $3.50 in 2024") == "it cost $ 0 . 0 in 0"
+    assert normalize("“Straße” ｆｕｌｌ—width") == '" strasse " full - width'
+    assert normalize("日本語のテキスト。") == "日本語のテキスト 。"
+    assert normalize("   ") == ""
+    assert clean_corpus_line(" = Robert <unk> = ") == "Robert"
+    assert clean_corpus_line("a 1 @,@ 000 b") == "a 1,000 b"
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    """A bigram trained on 40k lines of the shared Brown corpus (seconds)."""
+    src = shared("lm", "brown.txt")
+    corpus = tmp_path_factory.mktemp("lm") / "brown40k.txt"
+    with open(src, encoding="utf-8") as f:
+        corpus.write_text("".join(line for _, line in zip(range(40000), f)))
+    out = corpus.with_suffix(".bin")
+    info = train([corpus], out, order=2)
+    assert info["tokens"] > 500_000 and out.stat().st_size > 0
+    return out
+
+
+def test_trained_model_prefers_prose_to_boilerplate(model):
+    s = Scorer(model)
+    prose = s.perplexity("The committee said on Friday that the new school would open in the fall.")
+    assert prose < 1000
+    for b in BOILER:
+        assert s.perplexity(b) > 3 * prose, b
+    assert s.perplexity("   ") is None
+
+
+def test_training_errors_say_what_to_do(tmp_path):
+    with pytest.raises(FileNotFoundError, match="training corpus not found"):
+        train([tmp_path / "missing.txt"], tmp_path / "m.bin")
+    tiny = tmp_path / "tiny.txt"
+    tiny.write_text("a b c\n" * 3)
+    with pytest.raises(RuntimeError, match="discount-fallback"):
+        train([tiny], tmp_path / "m.bin", order=3)
+    info = train([tiny], tmp_path / "m.bin", order=2, discount_fallback=True)
+    assert info["lines"] == 3
+
+
+def doc(text, title="A title"):
+    d = Document(id="d", text=text, title=title)
+    return d
+
+
+def test_prune_drops_boilerplate_sentences_keeps_title_and_counts(model):
+    step = PerplexityPrune(str(model), 2000)
+    text = "\n".join(["The committee said that the new school would open in the fall. It was a good year."] + BOILER)
+    out = list(step.run([doc(text)]))[0]
+    assert out.text == "The committee said that the new school would open in the fall. It was a good year."
+    assert out.title == "A title"
+    c = step.stats.counts
+    assert (c["prune.sentences"], c["prune.sentences_kept"], c["prune.sentences_dropped"]) == (5, 2, 3)
+    assert c["prune.bytes_after"] < c["prune.bytes_before"] and c["prune.model_loads"] == 1
+    assert sum(v for k, v in c.items() if k.startswith("prune.hist.")) == 5
+    assert set(deciles(c)) == {f"p{q}" for q in range(10, 100, 10)}
+
+
+def test_prune_bad_input_is_counted_never_stalls(model):
+    step = PerplexityPrune(str(model), 2000)
+    minified = "var a=function(b){return b*2};" * 35000  # ~1 MB "sentence"
+    docs = [doc("", title=""), doc("!!! ... ---", title=""), doc(minified, title=""),
+            doc("Ceci est une phrase française. 日本語の文です。", title="")]
+    t0 = time.perf_counter()
+    out = list(step.run(docs))
+    assert time.perf_counter() - t0 < 20
+    assert out == []  # all four end empty after pruning ...
+    assert step.stats.counts["skipped.empty_after_pruning"] == 4  # ... and are counted, not lost
+    assert step.stats.counts["prune.docs_without_sentences"] == 1  # the empty one
+    assert step.stats.counts["prune.sentences_without_words"] == 1  # "!!! ... ---"
+    assert not step.stats.group("failed")
+
+
+def test_pipeline_with_pruning_and_percentile_option_checks(model):
+    opts = CleanOptions(prune_model=str(model), max_perplexity=2000)
+    html = ("<html><head><title>School news</title></head><body><ul><li><a href=/>Home</a></li><li>Login</li></ul>"
+            "<p>The committee said that the new school would open in the fall.</p>"
+            "<p>Copyright 2008 All rights reserved</p></body></html>").encode()
+    out, stats = Pipeline(opts).process([Document(id="p", content_type="text/html", raw=html)])
+    assert out[0]["contents"] == "School news\nThe committee said that the new school would open in the fall."
+    with pytest.raises(ValueError, match="--max-perplexity N or --prune-percentile"):
+        CleanOptions(prune_model=str(model)).check()
+    with pytest.raises(ValueError, match="need --prune-model"):
+        CleanOptions(max_perplexity=5).check()
