@@ -6,7 +6,9 @@ Prints, in one run on the same pages:
      -> why webprune parses with resiliparse;
   2. pyplexity's own tag remover, one process (if scripts/setup_pyplexity.sh was run);
   3. webprune tag removal, decode+parse+clean, one process without Ray;
-  4. `webprune preprocess` end to end (read WARC -> Ray actors -> shards) with 1 and 2 workers.
+  4. `webprune preprocess` end to end (read WARC -> Ray actors -> shards) with 1 and 2 workers;
+  5. with --prune-model: sentence segmentation and KenLM scoring throughput (sentences/s/core),
+     and rows 3-4 again with perplexity pruning on top.
 docs/s/core = documents written / wall seconds / cleaner workers. Ratios are against pyplexity.
 Usage: .venv/bin/python scripts/bench_preprocess.py [--workers 1 2] [--limit N]
 """
@@ -76,11 +78,31 @@ def bench_pyplexity(pages: list[Path]) -> dict | None:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def sentence_rows(docs: list[dict], model: str) -> list[tuple]:
+    """Sentences/s/core for segmentation alone and for segmentation + KenLM scoring (CPU time)."""
+    from preprocess.segment import sentences_of
+    from preprocess.steps.prune import PerplexityPrune
+
+    texts = [d["contents"] for d in docs]
+    t0 = time.process_time()
+    sents = [s for t in texts for _, s in sentences_of(t)]
+    seg = time.process_time() - t0
+    pruner = PerplexityPrune(model, float("inf"))
+    t0 = time.process_time()
+    for s in sents:
+        pruner.score(s)
+    score = time.process_time() - t0
+    return [(f"sentence segmentation (sentencex), {len(sents)} sentences", len(sents) / seg, len(sents) / seg),
+            ("sentence normalise + KenLM perplexity", len(sents) / score, len(sents) / score)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--limit", type=int, default=None, help="first N pages only (quick check)")
+    ap.add_argument("--prune-model", default=None, help="KenLM model: also benchmark perplexity pruning")
+    ap.add_argument("--max-perplexity", type=float, default=8000)
     a = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
 
@@ -100,28 +122,34 @@ def main() -> None:
     if peer:
         rows.append((f"pyplexity {peer.get('version', '')} tag remover, 1 process", peer["docs_per_s"], peer["docs_per_s"]))
 
-    pipe = Pipeline(CleanOptions())
-    docs = [Document(id=str(i), content_type="text/html", raw=b) for i, b in enumerate(raw)]
-    t0 = time.perf_counter()
-    out, stats = pipe.process(docs)
-    wall = time.perf_counter() - t0
-    rows.append(("webprune tag removal (decode+parse+clean), 1 process, no Ray", len(out) / wall, len(out) / wall))
+    variants = [("tag removal", CleanOptions())]
+    if a.prune_model:
+        variants.append((f"tag removal + pruning at {a.max_perplexity:g}",
+                         CleanOptions(prune_model=a.prune_model, max_perplexity=a.max_perplexity)))
+    for label, opts in variants:
+        pipe = Pipeline(opts)
+        docs = [Document(id=str(i), content_type="text/html", raw=b) for i, b in enumerate(raw)]
+        t0 = time.perf_counter()
+        out, stats = pipe.process(docs)
+        wall = time.perf_counter() - t0
+        rows.append((f"webprune {label} (decode+parse+clean), 1 process, no Ray", len(out) / wall, len(out) / wall))
+        if opts.prune_model:
+            rows += sentence_rows(out, opts.prune_model)
+        for w in a.workers:
+            tmp = Path(tempfile.mkdtemp(prefix=f"bench-w{w}-"))
+            r = run_preprocess([str(warc)], tmp, opts, workers=w, progress=False)
+            rows.append((f"webprune preprocess {label}, WARC->shards, Ray, {w} worker(s)", r["docs_per_s"], r["docs_per_s"] / w))
+            assert r["unaccounted"] == 0 and r["records"] == len(pages)
+            shutil.rmtree(tmp)
+            import ray
 
-    for w in a.workers:
-        tmp = Path(tempfile.mkdtemp(prefix=f"bench-w{w}-"))
-        r = run_preprocess([str(warc)], tmp, workers=w, progress=False)
-        rows.append((f"webprune preprocess WARC->shards, Ray, {w} worker(s)", r["docs_per_s"], r["docs_per_s"] / w))
-        assert r["unaccounted"] == 0 and r["written"] + sum(r["skipped"].values()) + sum(r["failed"].values()) == len(pages)
-        shutil.rmtree(tmp)
-        import ray
-
-        ray.shutdown()
+            ray.shutdown()
 
     base = peer["docs_per_s"] if peer else None
-    print(f"\n| measurement ({len(pages)} real pages) | docs/s | docs/s/core | × pyplexity |")
+    print(f"\n| measurement ({len(pages)} real pages) | per s | per s per core | × pyplexity |")
     print("|---|---:|---:|---:|")
     for what, rate, per_core in rows:
-        ratio = f"{per_core / base:.2f}" if base else "n/a"
+        ratio = f"{per_core / base:.2f}" if base and "sentence" not in what else ""
         print(f"| {what} | {rate:.0f} | {per_core:.0f} | {ratio} |")
 
 

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 DATA_GLOB = "/work/shared/data/cleaning/*/input/*.html"
 ROBUST_TIMEOUT = 20.0
@@ -94,25 +95,8 @@ def regex_split(line: str) -> list[str]:
     return out
 
 
-_CJK_END = frozenset("。！？」』）")
-
-
-def merge_pieces(pieces) -> list[str]:
-    """sentencex + two merges that keep "".join(result) == line:
-    a piece that is only a list enumerator at the start of the line ("1. ", "b) ") is glued
-    to the next one, and so is a split with no whitespace after it ("www.Example.com",
-    "window.Math"), except after CJK sentence punctuation."""
-    out: list[str] = []
-    for piece in pieces:
-        if out:
-            prev = out[-1]
-            if (not prev[-1:].isspace() and prev[-1:] not in _CJK_END) or (
-                    len(out) == 1 and _ENUM.match(prev.strip().rstrip(".)"))
-                    and prev.strip()[-1:] in ".)"):
-                out[-1] = prev + piece
-                continue
-        out.append(piece)
-    return out
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from preprocess.segment import merge_pieces  # noqa: E402  (webprune's own segmenter repair)
 
 
 # --------------------------------------------------------------------------- tool wrappers

@@ -6,6 +6,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import pytrec_eval
@@ -36,10 +37,24 @@ def test_example_end_to_end_in_well_under_a_minute(tmp_path):
         assert qrels[q][best] == 2, (q, best)
     assert ev["nDCG@10"]["mean"] > 0.9
     assert (tmp_path / "ex" / "results.md").read_text().count("| tags (baseline) |") == 1
-    shard = next((tmp_path / "ex" / "collections").glob("*/collection/*.jsonl.gz"))
+    shard = next(p for p in (tmp_path / "ex" / "collections").glob("*/collection/*.jsonl.gz")
+                 if p.parent.parent.name == Path(row["collection"]).name)
     docs = [json.loads(l) for l in gzip.open(shard, "rt")]
+    docs_by_id = {d["id"]: d for d in docs}
     assert {d["id"] for d in docs} == {f"ex-{i:02d}" for i in range(1, 13)}
     assert all(d["url"].startswith("http://tinkerer.example/") for d in docs)
+    # the toy-model variant prunes menu entries but keeps every page and its title
+    pruned = summary["variants"]["toy-pruned-3k"]["preprocess"]
+    assert pruned["written"] == 12 and pruned["pruning"]["max_perplexity"] == 3000
+    c = pruned["counters"]
+    assert 0 < c["prune.sentences_dropped"] < c["prune.sentences"] / 2
+    assert c["bytes_out"] < row["preprocess"]["counters"]["bytes_out"]
+    shard = next(p for p in (tmp_path / "ex" / "collections").glob("*/collection/*.jsonl.gz")
+                 if p.parent.parent.name == Path(summary["variants"]["toy-pruned-3k"]["collection"]).name)
+    pruned_docs = {d["id"]: d for d in map(json.loads, gzip.open(shard, "rt"))}
+    lines = pruned_docs["ex-03"]["contents"].split("\n")
+    assert lines[0] == docs_by_id["ex-03"]["title"] and "Sitemap" not in lines and "Login" not in lines
+    assert any("backpedal the chain" in l for l in lines)
 
 
 def test_ray_workers_give_the_same_shards_as_one_local_process(tmp_path):

@@ -86,7 +86,7 @@ def test_prune_bad_input_is_counted_never_stalls(model):
     assert out == []  # all four end empty after pruning ...
     assert step.stats.counts["skipped.empty_after_pruning"] == 4  # ... and are counted, not lost
     assert step.stats.counts["prune.docs_without_sentences"] == 1  # the empty one
-    assert step.stats.counts["prune.sentences_without_words"] == 1  # "!!! ... ---"
+    assert step.stats.counts["prune.sentences_without_words"] >= 1  # "!!! ... ---" (one or two pieces)
     assert not step.stats.group("failed")
 
 
@@ -101,3 +101,16 @@ def test_pipeline_with_pruning_and_percentile_option_checks(model):
         CleanOptions(prune_model=str(model)).check()
     with pytest.raises(ValueError, match="need --prune-model"):
         CleanOptions(max_perplexity=5).check()
+
+
+def test_segmentation_is_per_line_and_keeps_abbreviations():
+    from preprocess.segment import sentences_of, split_line
+
+    assert split_line("Dr. Smith paid $3.50 at 9 a.m. today. Then he left!") == [
+        "Dr. Smith paid $3.50 at 9 a.m. today.", "Then he left!"]
+    assert split_line("1. Preheat the oven. 2. Mix the flour.")[0].startswith("1. Preheat")
+    assert split_line("Visit www.example.com for more.") == ["Visit www.example.com for more."]
+    # a menu line is never glued to the paragraph below it
+    got = list(sentences_of("Home\nAbout us\nThe study began in May. It ended in June."))
+    assert got == [(0, "Home"), (1, "About us"), (2, "The study began in May."), (2, "It ended in June.")]
+    assert [s for _, s in sentences_of("x" * 250_000)] == ["x" * 100_000, "x" * 100_000, "x" * 50_000]

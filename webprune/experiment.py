@@ -96,8 +96,11 @@ def _kept(pre: dict) -> str:
     return f"{100 * c.get('prune.sentences_kept', 0) / max(c.get('prune.sentences', 0), 1):.1f}"
 
 
-def _mb(n: int) -> str:
-    return f"{n / 1e6:.2f}"
+def _size(n: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
 
 
 def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = False, progress: bool | None = None) -> dict:
@@ -144,8 +147,8 @@ def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = Fa
     rows = summary["variants"]
     extra = {
         "docs": {n: str(r["preprocess"]["written"]) for n, r in rows.items()},
-        "collection MB": {n: _mb(r["index_stats"]["collection_bytes"]) for n, r in rows.items()},
-        "index MB": {n: _mb(r["index_stats"]["index_bytes"]) for n, r in rows.items()},
+        "text": {n: _size(r["preprocess"]["counters"].get("bytes_out", 0)) for n, r in rows.items()},
+        "index": {n: _size(r["index_stats"]["index_bytes"]) for n, r in rows.items()},
         "preprocess s": {n: f"{r['preprocess']['wall_s']:.1f}" for n, r in rows.items()},
         "index s": {n: f"{r['index_stats']['wall_s']:.1f}" for n, r in rows.items()},
         "search s": {n: f"{r['search']['wall_s']:.1f}" for n, r in rows.items()},

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import Iterator
 
 from resiliparse.parse.encoding import detect_encoding, map_encoding_to_html5
 
@@ -45,31 +46,30 @@ def _codec(label: str | None) -> str | None:
         return None
 
 
-def charset_candidates(payload: bytes, content_type: str) -> list[tuple[str, str]]:
-    """(source, codec) pairs in the order they are tried."""
-    out = []
+def charset_candidates(payload: bytes, content_type: str) -> Iterator[tuple[str, str]]:
+    """(source, codec) pairs in the order they are tried; the detector only runs when reached."""
     for bom, name in _BOMS:
         if payload.startswith(bom):
-            out.append(("bom", name))
+            yield "bom", name
     m = _HEADER_CHARSET.search(content_type or "")
     if m and (c := _codec(m.group(1))):
-        out.append(("header", c))
+        yield "header", c
     m = _META_CHARSET.search(payload[:4096])
     if m and (c := _codec(m.group(1))):
-        out.append(("meta", c))
-    out.append(("detector", _codec(detect_encoding(payload[:65536])) or "utf-8"))
-    return out
+        yield "meta", c
+    yield "detector", _codec(detect_encoding(payload[:65536])) or "utf-8"
 
 
 def decode_payload(payload: bytes, content_type: str = "") -> tuple[str, str, str]:
     """Return (text, codec, source); source is bom/header/meta/detector or '<x>+replace'."""
-    candidates = charset_candidates(payload, content_type)
-    for source, name in candidates:
+    first = None
+    for source, name in charset_candidates(payload, content_type):
+        first = first or (source, name)
         try:
             return payload.decode(name), name, source
         except (UnicodeDecodeError, LookupError):
             continue
-    source, name = candidates[0]
+    source, name = first
     return payload.decode(name, errors="replace"), name, source + "+replace"
 
 
@@ -97,5 +97,5 @@ class Decode(Step):
         if garbage > self.max_garbage:
             return self.drop(doc, "decode_error", f"{garbage:.0%} undecodable characters as {codec}; binary payload?")
         self.stat_update(f"charset_from.{source}")
-        doc.html, doc.encoding, doc.raw = text.replace("\x00", ""), codec, None
+        doc.html, doc.encoding = text.replace("\x00", ""), codec  # raw stays for the parser
         return doc
