@@ -39,13 +39,19 @@ def calibrate(opts: CleanOptions, sources: list[Source]) -> tuple[CleanOptions, 
     docs = sample
     for step in steps:
         docs = list(step.run(docs))
-    pruner = PerplexityPrune(opts.prune_model, float("inf"))
-    ppls = [p for d in docs for _, s in sentences_of(d.text) if (p := pruner.score(s)) is not None]
-    if not ppls:
+    pruner = PerplexityPrune(opts.prune_model, float("inf"), opts.prune_score)
+    scores = []
+    for d in docs:
+        links = d.meta.get("link_density")
+        for line_no, s in sentences_of(d.text):
+            scored = pruner.decision_score(s, links[line_no] if links is not None else 0.0)
+            if scored is not None:
+                scores.append(scored[1])
+    if not scores:
         raise ValueError("no sentences in the calibration sample: use --max-perplexity instead of --prune-percentile")
-    threshold = float(np.percentile(ppls, 100 - opts.prune_percentile))
-    info = {"percentile": opts.prune_percentile, "sample_docs": len(docs), "sample_sentences": len(ppls),
-            "max_perplexity": round(threshold, 2)}
-    log.info("--prune-percentile %g: threshold %.0f from %d sentences of %d documents",
-             opts.prune_percentile, threshold, len(ppls), len(docs))
-    return dataclasses.replace(opts, max_perplexity=threshold), info
+    threshold = float(np.percentile(scores, 100 - opts.prune_percentile))
+    info = {"percentile": opts.prune_percentile, "score": opts.prune_score, "sample_docs": len(docs),
+            "sample_sentences": len(scores), "threshold": round(threshold, 4)}
+    log.info("--prune-percentile %g: %s threshold %.4g from %d sentences of %d documents",
+             opts.prune_percentile, opts.prune_score, threshold, len(scores), len(docs))
+    return dataclasses.replace(opts, prune_threshold=threshold), info

@@ -23,6 +23,8 @@ class CleanOptions:
     max_perplexity: float | None = None   # drop sentences above this perplexity ...
     prune_percentile: float | None = None  # ... or the worst P% of sentences, calibrated on a sample
     prune_sample_docs: int = 1000          # documents in that sample
+    prune_score: str = "perplexity"        # or "adjusted": + sentence length and the line's link density
+    prune_threshold: float | None = None   # what the pruner compares with: max_perplexity, or calibrated
     extra: dict = field(default_factory=dict)  # room for later steps' options
 
     def check(self) -> "CleanOptions":
@@ -31,6 +33,10 @@ class CleanOptions:
         if self.prune_model:
             if self.max_perplexity is None and self.prune_percentile is None:
                 raise ValueError("with --prune-model give --max-perplexity N or --prune-percentile P")
+            if self.prune_score not in ("perplexity", "adjusted"):
+                raise ValueError(f"--prune-score must be perplexity or adjusted, not {self.prune_score!r}")
+            if self.prune_score == "adjusted" and self.prune_percentile is None:
+                raise ValueError("--prune-score adjusted has no perplexity scale: use --prune-percentile P")
             if self.prune_percentile is not None and not 0 < self.prune_percentile < 100:
                 raise ValueError("--prune-percentile must be between 0 and 100 (the share of sentences to drop)")
         elif self.max_perplexity is not None or self.prune_percentile is not None:
@@ -40,17 +46,19 @@ class CleanOptions:
 
 def cleaning_steps(opts: CleanOptions) -> list[Step]:
     """Decode, parse and clean: everything before pruning."""
-    return [Decode(max_bytes=opts.max_bytes), Parse(), TagRemoval()]
+    line_features = bool(opts.prune_model) and opts.prune_score == "adjusted"
+    return [Decode(max_bytes=opts.max_bytes), Parse(), TagRemoval(line_features=line_features)]
 
 
 def build_steps(opts: CleanOptions) -> list[Step]:
     steps = cleaning_steps(opts.check())
     if opts.prune_model:
-        if opts.max_perplexity is None:
+        threshold = opts.prune_threshold if opts.prune_threshold is not None else opts.max_perplexity
+        if threshold is None:
             raise ValueError("percentile pruning needs a threshold: calibrate it first (preprocess.calibrate)")
         from preprocess.steps.prune import PerplexityPrune
 
-        steps.append(PerplexityPrune(opts.prune_model, opts.max_perplexity))
+        steps.append(PerplexityPrune(opts.prune_model, threshold, opts.prune_score))
     return steps
 
 

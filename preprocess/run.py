@@ -89,7 +89,8 @@ def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | N
         "records_per_s": round(stats.counts["records"] / busy, 2) if busy > 0 else None,
     }
     if opts.prune_model:
-        extra["pruning"] = {"model": opts.prune_model, "max_perplexity": opts.max_perplexity,
+        extra["pruning"] = {"model": opts.prune_model, "score": opts.prune_score,
+                            "threshold": opts.prune_threshold if opts.prune_threshold is not None else opts.max_perplexity,
                             "calibration": calibration or None, "perplexity_deciles": deciles(stats.counts)}
     stats.write(output / "stats.json", extra)
     result = stats.to_dict() | extra

@@ -90,7 +90,7 @@ def sentence_rows(docs: list[dict], model: str) -> list[tuple]:
     pruner = PerplexityPrune(model, float("inf"))
     t0 = time.process_time()
     for s in sents:
-        pruner.score(s)
+        pruner.decision_score(s)
     score = time.process_time() - t0
     return [(f"sentence segmentation (sentencex), {len(sents)} sentences", len(sents) / seg, len(sents) / seg),
             ("sentence normalise + KenLM perplexity", len(sents) / score, len(sents) / score)]

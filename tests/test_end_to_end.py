@@ -45,7 +45,7 @@ def test_example_end_to_end_in_well_under_a_minute(tmp_path):
     assert all(d["url"].startswith("http://tinkerer.example/") for d in docs)
     # the toy-model variant prunes menu entries but keeps every page and its title
     pruned = summary["variants"]["toy-pruned-3k"]["preprocess"]
-    assert pruned["written"] == 12 and pruned["pruning"]["max_perplexity"] == 3000
+    assert pruned["written"] == 12 and pruned["pruning"]["threshold"] == 3000
     c = pruned["counters"]
     assert 0 < c["prune.sentences_dropped"] < c["prune.sentences"] / 2
     assert c["bytes_out"] < row["preprocess"]["counters"]["bytes_out"]

@@ -114,3 +114,29 @@ def test_segmentation_is_per_line_and_keeps_abbreviations():
     got = list(sentences_of("Home\nAbout us\nThe study began in May. It ended in June."))
     assert got == [(0, "Home"), (1, "About us"), (2, "The study began in May."), (2, "It ended in June.")]
     assert [s for _, s in sentences_of("x" * 250_000)] == ["x" * 100_000, "x" * 100_000, "x" * 50_000]
+
+
+def test_adjusted_score_uses_link_density_and_needs_a_percentile(model, tmp_path):
+    from preprocess.calibrate import calibrate
+    from preprocess.readers import discover
+    from webprune.warcpack import pack_pages
+
+    with pytest.raises(ValueError, match="use --prune-percentile"):
+        CleanOptions(prune_model=str(model), max_perplexity=100, prune_score="adjusted").check()
+    step = PerplexityPrune(str(model), 0.0, score="adjusted")
+    same = "The committee said that the new school would open in the fall."
+    _, plain = step.decision_score(same, 0.0)
+    _, linked = step.decision_score(same, 1.0)
+    assert linked > plain  # the same words inside a link look more like boilerplate
+    page = ("<html><body><ul>" + "".join(f"<li><a href=/{i}>Section {i}</a></li>" for i in range(8)) + "</ul>"
+            "<p>The committee said that the new school would open in the fall. It was a good year for the town.</p>"
+            "</body></html>").encode()
+    warc = tmp_path / "p.warc.gz"
+    pack_pages([(f"d{i}", f"http://x.test/{i}", page) for i in range(3)], warc)
+    opts, info = calibrate(CleanOptions(prune_model=str(model), prune_percentile=85, prune_score="adjusted"),
+                           discover([warc]))
+    assert info["sample_docs"] == 3 and info["sample_sentences"] == 30
+    assert opts.prune_threshold == pytest.approx(info["threshold"], abs=1e-4)
+    out, stats = Pipeline(opts).process([Document(id="x", content_type="text/html", raw=page)])
+    assert out[0]["contents"] == ("The committee said that the new school would open in the fall. "
+                                  "It was a good year for the town.")

@@ -17,7 +17,7 @@ def _cmd_preprocess(a) -> int:
 
     opts = CleanOptions(cleaner=a.cleaner, max_bytes=a.max_bytes, prune_model=a.prune_model,
                         max_perplexity=a.max_perplexity, prune_percentile=a.prune_percentile,
-                        prune_sample_docs=a.prune_sample_docs)
+                        prune_sample_docs=a.prune_sample_docs, prune_score=a.prune_score)
     r = run_preprocess(a.inputs, a.output, opts, workers=a.workers, address=a.address, compress=a.gzip,
                        batch_size=a.batch_size, executor="local" if a.local else "ray")
     print(f"{r['records']} records: {r['written']} written, skipped {r['skipped'] or 0}, failed {r['failed'] or 0}; "
@@ -119,6 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--prune-percentile", type=float, default=None,
                    help="drop the worst P%% of sentences (threshold calibrated on a sample, recorded in stats.json)")
     s.add_argument("--prune-sample-docs", type=int, default=1000, help="documents in the calibration sample")
+    s.add_argument("--prune-score", choices=("perplexity", "adjusted"), default="perplexity",
+                   help="adjusted: perplexity + sentence length + the line's link density (use --prune-percentile)")
     s.set_defaults(func=_cmd_preprocess)
 
     s = sub.add_parser("lm", help="train KenLM models and score sentences")

@@ -38,7 +38,8 @@ from search.topics import read_topics
 
 log = logging.getLogger("webprune.experiment")
 SEARCH_KEYS = {"mu", "k"}
-CLEAN_KEYS = {"cleaner", "max_bytes", "prune_model", "max_perplexity", "prune_percentile", "prune_sample_docs"}
+CLEAN_KEYS = {"cleaner", "max_bytes", "prune_model", "max_perplexity", "prune_percentile", "prune_sample_docs",
+              "prune_score"}
 
 
 def load_config(path: str | Path) -> dict:
@@ -154,7 +155,7 @@ def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = Fa
         "search s": {n: f"{r['search']['wall_s']:.1f}" for n, r in rows.items()},
     }
     if any(r["cleaning"].get("prune_model") for r in rows.values()):
-        extra["max ppl"] = {n: f"{r['preprocess']['pruning']['max_perplexity']:.0f}"
+        extra["threshold"] = {n: f"{r['preprocess']['pruning']['threshold']:.4g}"
                             for n, r in rows.items() if r["preprocess"].get("pruning")}
         extra["sentences kept %"] = {n: _kept(r["preprocess"]) for n, r in rows.items() if r["preprocess"].get("pruning")}
     table = markdown_table(result, extra)
