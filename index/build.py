@@ -54,17 +54,24 @@ def build_index(collection: str | Path, index: str | Path, threads: int = 2, sto
         cmd.append("-storeContents")
     log.info("indexing %s -> %s", coll, index)
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    index.mkdir(parents=True, exist_ok=True)
+    lines = []
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
+        for line in proc.stdout:  # Anserini's own log: kept in INDEX/webprune-index.log, progress shown
+            lines.append(line)
+            if not quiet or "% of files completed" in line or "documents indexed" in line:
+                sys.stderr.write(f"[anserini] {line.split(' - ', 1)[-1]}")
     wall = time.perf_counter() - t0
-    output = proc.stdout + proc.stderr
+    index_bytes = dir_size(index)  # before our own files land in the folder
+    output = "".join(lines)
+    (index / "webprune-index.log").write_text(output)
     if proc.returncode != 0 or indexed_count(output) is None:
         sys.stderr.write(output[-4000:])
-        raise RuntimeError(f"Anserini indexing failed (exit {proc.returncode}); its log is above")
-    if not quiet:
-        sys.stderr.write(output)
+        raise RuntimeError(f"Anserini indexing failed (exit {proc.returncode}); its log is above and in "
+                           f"{index}/webprune-index.log")
     indexed = indexed_count(output)
     skipped = {k: int(v.replace(",", "")) for v, k in re.findall(r"([\d,]+) (empty|unindexable|skipped|errors)\b", output)}
-    stats = {"collection": str(coll), "index": str(index), "documents": indexed, "index_bytes": dir_size(index),
+    stats = {"collection": str(coll), "index": str(index), "documents": indexed, "index_bytes": index_bytes,
              "collection_bytes": dir_size(coll), "wall_s": round(wall, 3), "threads": threads, "anserini": skipped}
     (index / STATS_FILE).write_text(json.dumps(stats, indent=2) + "\n")
     return stats

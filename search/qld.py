@@ -8,6 +8,7 @@ analyzer and query generator, so runs equal ``LuceneSearcher.set_qld(mu)`` ones.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -23,23 +24,33 @@ def _strings(items):
 
 
 def qld_search(index: str | Path, topics: dict[str, str], mu: float = 2000.0, k: int = 1000,
-               threads: int = 2) -> dict[str, list[tuple[str, float]]]:
+               threads: int = 2, chunk: int = 500) -> dict[str, list[tuple[str, float]]]:
     """{qid: [(docid, score), ...]} best first."""
     index = Path(index)
     if not (index / "segments_1").exists() and not list(index.glob("segments_*")):
         raise FileNotFoundError(f"{index}: not a Lucene index; build one with `webprune index COLLECTION --index {index}`")
     searcher = autoclass("io.anserini.search.SimpleSearcher")(str(index))
+    qids, out = list(topics), {}
+    bar = None
+    if len(qids) > chunk and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(qids), unit=" queries", desc="search")
     try:
         searcher.set_qld(float(mu))
-        qids = list(topics)
-        results = searcher.batch_search(_strings([topics[q] for q in qids]), _strings(qids), int(k), int(threads))
-        out = {}
-        for q in qids:
-            hits = results.get(q)
-            out[q] = [(h.docid, h.score) for h in hits] if hits is not None else []
+        for start in range(0, len(qids), chunk):  # chunks: progress, and bounded memory for 10K+ topics
+            part = qids[start:start + chunk]
+            results = searcher.batch_search(_strings([topics[q] for q in part]), _strings(part), int(k), int(threads))
+            for q in part:
+                hits = results.get(q)
+                out[q] = [(h.docid, h.score) for h in hits] if hits is not None else []
+            if bar is not None:
+                bar.update(len(part))
         return out
     finally:
         searcher.close()
+        if bar is not None:
+            bar.close()
 
 
 def write_run(results: dict[str, list[tuple[str, float]]], path: str | Path, tag: str = "webprune") -> None:

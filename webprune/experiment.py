@@ -3,7 +3,7 @@
 Config (paths are relative to the config file)::
 
     name = "cacm"
-    [collection]  inputs = ["../../shared/data/retrieval/cacm/cacm.tar.gz"]
+    [collection]  inputs = ["../../shared/data/retrieval/cacm/cacm.tar.gz"]   # prepare = "script.py" builds them
     [topics]      path = "...", field = "query"
     [qrels]       path = "..."
     [preprocess]  workers = 2, compress = true          # defaults for every variant
@@ -92,6 +92,10 @@ def _key(opts: CleanOptions, inputs: list[str]) -> str:
     return f"{opts.cleaner}-{hashlib.sha1(blob.encode()).hexdigest()[:8]}"
 
 
+def _threshold(t: float) -> str:
+    return f"{t:,.0f}" if abs(t) >= 100 else f"{t:.3f}"  # perplexities vs adjusted logits
+
+
 def _kept(pre: dict) -> str:
     c = pre["counters"]
     return f"{100 * c.get('prune.sentences_kept', 0) / max(c.get('prune.sentences', 0), 1):.1f}"
@@ -110,6 +114,14 @@ def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = Fa
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
     inputs = [str(_path(cfg, p)) for p in cfg["collection"]["inputs"]]
+    prepare = cfg["collection"].get("prepare")  # a script that builds missing inputs
+    if prepare and not all(Path(i).exists() for i in inputs):
+        import subprocess
+        import sys
+
+        script = _path(cfg, prepare)
+        log.info("building the collection's inputs with %s", script)
+        subprocess.run([sys.executable, str(script)], check=True)
     topics = read_topics(_path(cfg, cfg["topics"]["path"]), cfg["topics"].get("field", "query"),
                          cfg["topics"].get("format"))
     qrels = _path(cfg, cfg["qrels"]["path"])
@@ -155,7 +167,7 @@ def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = Fa
         "search s": {n: f"{r['search']['wall_s']:.1f}" for n, r in rows.items()},
     }
     if any(r["cleaning"].get("prune_model") for r in rows.values()):
-        extra["threshold"] = {n: f"{r['preprocess']['pruning']['threshold']:.4g}"
+        extra["threshold"] = {n: _threshold(r['preprocess']['pruning']['threshold'])
                             for n, r in rows.items() if r["preprocess"].get("pruning")}
         extra["sentences kept %"] = {n: _kept(r["preprocess"]) for n, r in rows.items() if r["preprocess"].get("pruning")}
     table = markdown_table(result, extra)

@@ -16,19 +16,18 @@ import unicodedata
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _DIGITS = re.compile(r"\d+")
-_DQUOTE = re.compile(r"``|''|[“”„«»]")
-_SQUOTE = re.compile(r"[‘’‚]")
-_DASH = re.compile(r"[–—]")
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'", "‚": "'",
+                         "–": "-", "—": "-"})
 _WIKITEXT = re.compile(r"\s@([-.,])@\s")
 
 
 def normalize(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = _DQUOTE.sub('"', text)
-    text = _SQUOTE.sub("'", text)
-    text = _DASH.sub("-", text)
-    text = _DIGITS.sub("0", text)
-    return " ".join(_TOKEN.findall(text))
+    if not text.isascii():  # ASCII is already NFKC and has no typographic quotes: skip both passes
+        text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    text = text.casefold()
+    if "`" in text or "''" in text:
+        text = text.replace("``", '"').replace("''", '"')
+    return " ".join(_TOKEN.findall(_DIGITS.sub("0", text)))
 
 
 def token_count(normalized: str) -> int:

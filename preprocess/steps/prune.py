@@ -15,7 +15,7 @@ outside that formula, so it is used with a percentile threshold.
 
 Stats: ``prune.sentences`` / ``sentences_kept`` / ``sentences_dropped``,
 ``prune.sentences_without_words`` (dropped: only punctuation or symbols),
-``prune.bytes_before`` / ``bytes_after``, ``prune.score_s`` (time in the model),
+``prune.bytes_before`` / ``bytes_after``, ``prune.segment_score_s`` (segmenting and scoring),
 and a log10-perplexity histogram (``prune.hist.<bin>``, 0.1-wide bins) from which
 the run reports deciles.
 """
@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections import Counter
 
 from preprocess.document import Document
 from preprocess.lm.normalize import normalize
@@ -90,27 +91,29 @@ class PerplexityPrune(Step):
         before = len(doc.text.encode("utf-8"))
         lines: dict[int, list[str]] = {}
         seen = kept = 0
-        score_s = 0.0
+        bins = []
         links = doc.meta.get("link_density")
         if self.adjusted and links is None:
             raise RuntimeError("adjusted pruning needs line link densities: TagRemoval(line_features=True)")
+        t0 = time.perf_counter()
         for line_no, sent in sentences_of(doc.text):
-            t0 = time.perf_counter()
             scored = self.decision_score(sent, links[line_no] if self.adjusted else 0.0)
-            score_s += time.perf_counter() - t0
             seen += 1
             if scored is None:  # no word at all ("!!! ---", "|"): nothing worth indexing
                 self.stat_update("sentences_without_words")
                 continue
             ppl, score = scored
-            self.stats.counts[f"{HIST_PREFIX}{hist_bin(ppl)}"] += 1
+            bins.append(hist_bin(ppl))
             if score <= self.threshold:
                 lines.setdefault(line_no, []).append(sent)
                 kept += 1
+        score_s = time.perf_counter() - t0
+        for b, n in Counter(bins).items():
+            self.stats.counts[f"{HIST_PREFIX}{b}"] += n
         doc.text = "\n".join(" ".join(s) for _, s in sorted(lines.items()))
         after = len(doc.text.encode("utf-8"))
         for key, value in (("sentences", seen), ("sentences_kept", kept), ("sentences_dropped", seen - kept),
-                           ("bytes_before", before), ("bytes_after", after), ("score_s", score_s)):
+                           ("bytes_before", before), ("bytes_after", after), ("segment_score_s", score_s)):
             self.stat_update(key, value)
         if seen == 0:
             self.stat_update("docs_without_sentences")
