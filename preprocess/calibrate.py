@@ -9,11 +9,12 @@ cleans them.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 
 import numpy as np
 
-from preprocess.pipeline import CleanOptions, cleaning_steps
+from preprocess.pipeline import CleanOptions, cleaning_steps, run_steps
 from preprocess.readers import Source, read_source
 from preprocess.segment import sentences_of
 from preprocess.stats import Stats
@@ -25,20 +26,10 @@ log = logging.getLogger("webprune.preprocess")
 def calibrate(opts: CleanOptions, sources: list[Source]) -> tuple[CleanOptions, dict]:
     if not opts.prune_model or opts.prune_percentile is None:
         return opts, {}
-    steps, scratch = cleaning_steps(opts), Stats()
-    for s in steps:
-        s.stats = scratch
-    sample = []
-    for src in sources:
-        for doc in read_source(src, Stats()):
-            sample.append(doc)
-            if len(sample) >= opts.prune_sample_docs:
-                break
-        if len(sample) >= opts.prune_sample_docs:
-            break
-    docs = sample
-    for step in steps:
-        docs = list(step.run(docs))
+    records = (doc for src in sources for doc in read_source(src, Stats()))
+    sample = list(itertools.islice(records, opts.prune_sample_docs))
+    steps = cleaning_steps(opts)
+    docs = run_steps(steps, sample)
     pruner = PerplexityPrune(opts.prune_model, float("inf"), opts.prune_score)
     scores = []
     for d in docs:

@@ -50,6 +50,13 @@ def cleaning_steps(opts: CleanOptions) -> list[Step]:
     return [Decode(max_bytes=opts.max_bytes), Parse(), TagRemoval(line_features=line_features)]
 
 
+def run_steps(steps: list[Step], docs: list[Document]) -> list[Document]:
+    """Documents through steps, without timing (scripts, calibration); drops land in each step's stats."""
+    for step in steps:
+        docs = list(step.run(docs))
+    return docs
+
+
 def build_steps(opts: CleanOptions) -> list[Step]:
     steps = cleaning_steps(opts.check())
     if opts.prune_model:

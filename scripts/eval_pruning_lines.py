@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from eval.cleaning_gold import gold_pages  # noqa: E402
 from preprocess.document import Document  # noqa: E402
+from preprocess.pipeline import run_steps  # noqa: E402
 from preprocess.lm.normalize import normalize  # noqa: E402
 from preprocess.lm.score import Scorer  # noqa: E402
 from preprocess.segment import split_line  # noqa: E402
@@ -70,8 +71,7 @@ def collect(shared: Path, sets: list[str], m2: Scorer, m3: Scorer | None) -> dic
     pages = gold_pages(shared, sets)
     for n, page in enumerate(pages):
         docs = [Document(id=page.name, content_type="text/html", raw=page.input.read_bytes())]
-        for s in steps:
-            docs = list(s.run(docs))
+        docs = run_steps(steps, docs)
         if not docs:
             continue
         doc = docs[0]

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from eval.cleaning_gold import gold_pages  # noqa: E402
 from preprocess.document import Document  # noqa: E402
+from preprocess.pipeline import run_steps  # noqa: E402
 from preprocess.steps.decode import Decode  # noqa: E402
 from preprocess.steps.parse import Parse  # noqa: E402
 from preprocess.steps.tags import TagRemoval  # noqa: E402
@@ -42,8 +43,7 @@ def templates(shared: Path, sets: list[str], limit: int) -> list[list[tuple[str,
     out = []
     for page in gold_pages(shared, sets):
         docs = [Document(id=page.name, content_type="text/html", raw=page.input.read_bytes())]
-        for s in steps:
-            docs = list(s.run(docs))
+        docs = run_steps(steps, docs)
         gold = " " + words(page.gold_text()) + " "
         if not docs or len(gold) < 200:
             continue
