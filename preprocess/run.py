@@ -56,6 +56,7 @@ def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | N
     if progress:
         from tqdm import tqdm
         bar = tqdm(unit=" rec", desc="preprocess", dynamic_ncols=True, smoothing=0.1)
+    last_note = time.perf_counter()
     try:
         for (what, i), docs, bstats in pool.map(_batches(sources, stats, batch_size)):
             src = sources[i]
@@ -74,6 +75,11 @@ def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | N
             if bar is not None:
                 bar.n = stats.counts["records"]
                 bar.refresh()
+            elif time.perf_counter() - last_note > 30:  # no terminal (logs, nohup): a line every 30 s
+                last_note = time.perf_counter()
+                done = stats.counts["records"]
+                log.info("preprocess: %d records (%.0f/s), source %d/%d %s", done,
+                         done / max(last_note - wall0 - startup, 1e-9), i + 1, len(sources), src.path.name)
     finally:
         if bar is not None:
             bar.close()
