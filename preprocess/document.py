@@ -39,5 +39,5 @@ class Document:
 
     def to_json(self) -> dict:
         """The Pyserini JsonCollection line for this document."""
-        contents = f"{self.title}\n{self.text}" if self.title else self.text
+        contents = "\n".join(part for part in (self.title, self.text) if part)
         return {"id": self.id, "contents": contents, "url": self.url, "title": self.title}

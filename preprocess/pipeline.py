@@ -10,7 +10,7 @@ from preprocess.steps.decode import Decode
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval
 
-CLEANERS = ("tags",)
+CLEANERS = ("tags", "density")  # each DOM cleaner prunes the tree; tag removal always writes the text
 
 
 @dataclass
@@ -47,7 +47,12 @@ class CleanOptions:
 def cleaning_steps(opts: CleanOptions) -> list[Step]:
     """Decode, parse and clean: everything before pruning."""
     line_features = bool(opts.prune_model) and opts.prune_score == "adjusted"
-    return [Decode(max_bytes=opts.max_bytes), Parse(), TagRemoval(line_features=line_features)]
+    steps: list[Step] = [Decode(max_bytes=opts.max_bytes), Parse()]
+    if opts.cleaner == "density":
+        from preprocess.cleaners.density import DensityCleaner
+
+        steps.append(DensityCleaner())
+    return steps + [TagRemoval(line_features=line_features)]
 
 
 def run_steps(steps: list[Step], docs: list[Document]) -> list[Document]:

@@ -9,6 +9,7 @@ EXAMPLE = ROOT / "webprune" / "example"
 
 
 def shared(*parts) -> Path:
+    """A path under ../shared/data (the folder itself with no parts); skips the test when it is missing."""
     p = SHARED.joinpath(*parts)
     if not p.exists():
         pytest.skip(f"shared real data missing: {p} (it sits beside the project as ../shared/data in CI)")

@@ -1,0 +1,1 @@
+"""DOM boilerplate cleaners: steps that prune the parsed tree before tag removal extracts its text."""
