@@ -127,6 +127,9 @@ def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = Fa
     qrels = _path(cfg, cfg["qrels"]["path"])
     pre, idx, srch, ev = (cfg.get(k, {}) for k in ("preprocess", "index", "search", "eval"))
     variants = cfg.get("variants") or [{"name": "tags", "cleaner": "tags"}]
+    names = [v.get("name") for v in variants]
+    if None in names or len(set(names)) != len(names):
+        raise ValueError(f"every [[variants]] needs a unique name; got {names}")
     summary: dict = {"name": cfg["name"], "variants": {}}
     for v in variants:
         name = v["name"]
