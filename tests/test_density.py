@@ -54,3 +54,15 @@ def test_density_beats_tag_removal_on_real_article_pages():
             scores.append(word_prf(out[0]["contents"] if out else "", p.gold_text())["f1"])
         f1[cleaner] = sum(scores) / len(scores)
     assert f1["density"] > f1["tags"] + 0.05, f1
+
+
+def test_five_megabyte_page_is_cleaned_in_bounded_time():
+    para = "<p>" + "word " * 200 + "</p>\n"
+    html = ("<html><body><div id=nav>" + "<a href=/>x</a>" * 2000 + "</div><div id=main>" + para * 5000 +
+            "</div></body></html>").encode()
+    assert len(html) > 5_000_000
+    for cleaner in ("tags", "density"):
+        t0 = time.perf_counter()
+        out, stats = clean(html, cleaner)
+        assert time.perf_counter() - t0 < 30, cleaner
+        assert out[0]["contents"].count("word") == 200 * 5000 and not stats.group("failed")
