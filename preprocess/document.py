@@ -40,4 +40,7 @@ class Document:
     def to_json(self) -> dict:
         """The Pyserini JsonCollection line for this document."""
         contents = "\n".join(part for part in (self.title, self.text) if part)
-        return {"id": self.id, "contents": contents, "url": self.url, "title": self.title}
+        out = {"id": self.id, "contents": contents, "url": self.url, "title": self.title}
+        if "date" in self.meta:  # set by cleaners that find one (blog)
+            out["date"] = self.meta["date"]
+        return out

@@ -10,7 +10,7 @@ from preprocess.steps.decode import Decode
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval
 
-CLEANERS = ("tags", "density")  # each DOM cleaner prunes the tree; tag removal always writes the text
+CLEANERS = ("tags", "density", "blog")  # each DOM cleaner prunes the tree; tag removal always writes the text
 
 
 @dataclass
@@ -52,6 +52,10 @@ def cleaning_steps(opts: CleanOptions) -> list[Step]:
         from preprocess.cleaners.density import DensityCleaner
 
         steps.append(DensityCleaner())
+    elif opts.cleaner == "blog":
+        from preprocess.cleaners.blog import BlogCleaner
+
+        steps.append(BlogCleaner())
     return steps + [TagRemoval(line_features=line_features)]
 
 

@@ -106,8 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("preprocess", help="clean WARC/ARC/tar/HTML inputs into JsonCollection shards")
     s.add_argument("inputs", nargs="+", help=".warc[.gz] / .arc[.gz] / .tar.gz of .html files, or folders of them")
     s.add_argument("--output", "-o", required=True, help="output folder (collection/, stats.json, manifest.json)")
-    s.add_argument("--cleaner", default="tags", choices=("tags", "density"),
-                   help="tags: tag removal only; density: Baisa's densest-subtree DOM cleaner, then tag removal")
+    s.add_argument("--cleaner", default="tags", choices=("tags", "density", "blog"),
+                   help="tags: tag removal only; density: Baisa's densest-subtree DOM cleaner; blog: BlogBuster's "
+                        "post rules (falls back to density); the DOM cleaners are followed by tag removal")
     s.add_argument("--workers", type=int, default=None, help="cleaner actors / CPUs (default: all local CPUs)")
     s.add_argument("--address", default=None, help="Ray cluster to attach to (default: $RAY_ADDRESS, else local)")
     s.add_argument("--gzip", action="store_true", help="write .jsonl.gz shards")
