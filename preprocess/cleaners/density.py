@@ -70,7 +70,7 @@ def content_node(body):
 def keep_only(node, root) -> int:
     """Remove every sibling along the path from ``node`` up to ``root``; returns nodes removed."""
     removed = 0
-    while node is not None and node.tag != root.tag:
+    while node is not None and node is not root:
         while node.previous_sibling is not None:
             node.previous_sibling.decompose()
             removed += 1
