@@ -33,8 +33,10 @@ class CleanOptions:
         if self.prune_model:
             if self.max_perplexity is None and self.prune_percentile is None:
                 raise ValueError("with --prune-model give --max-perplexity N or --prune-percentile P")
-            if self.prune_score not in ("perplexity", "adjusted"):
-                raise ValueError(f"--prune-score must be perplexity or adjusted, not {self.prune_score!r}")
+            from preprocess.steps.prune import SCORES
+
+            if self.prune_score not in SCORES:
+                raise ValueError(f"--prune-score must be one of {', '.join(SCORES)}, not {self.prune_score!r}")
             if self.prune_score == "adjusted" and self.prune_percentile is None:
                 raise ValueError("--prune-score adjusted has no perplexity scale: use --prune-percentile P")
             if self.prune_percentile is not None and not 0 < self.prune_percentile < 100:

@@ -96,7 +96,7 @@ def regex_split(line: str) -> list[str]:
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from preprocess.segment import merge_pieces  # noqa: E402  (webprune's own segmenter repair)
+from preprocess.segment import _CJK_END, merge_pieces  # noqa: E402  (webprune's own segmenter repair)
 
 
 # --------------------------------------------------------------------------- tool wrappers

@@ -1,12 +1,11 @@
 """The density cleaner (Baisa's WC Cleaner, single-file mode) on hand-made and real pages."""
 import time
-from pathlib import Path
 
 from eval.cleaning_gold import gold_pages
 from eval.cleaning_score import word_prf
 from preprocess.document import Document
 from preprocess.pipeline import CleanOptions, Pipeline
-from tests.conftest import EXAMPLE, shared
+from tests.conftest import shared
 
 ARTICLE = " ".join(f"Sentence number {i} of the article talks about bees and their hives in some detail." for i in range(12))
 PAGE = f"""<html><head><title>Bees</title></head><body>

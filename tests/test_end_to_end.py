@@ -12,7 +12,6 @@ import pytest
 import pytrec_eval
 
 from eval.trec_files import read_qrels, read_run
-from preprocess.pipeline import CleanOptions
 from preprocess.run import run_preprocess
 from tests.conftest import ROOT, shared
 from webprune.example import run_example

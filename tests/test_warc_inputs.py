@@ -3,7 +3,6 @@ import json
 
 import pytest
 
-from preprocess.pipeline import CleanOptions
 from preprocess.readers import discover, read_source
 from preprocess.run import run_preprocess
 from preprocess.stats import Stats

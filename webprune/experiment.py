@@ -24,7 +24,6 @@ import hashlib
 import json
 import logging
 import shutil
-import time
 import tomllib
 from pathlib import Path
 

@@ -29,7 +29,6 @@ from preprocess.steps.base import Step
 _CONTAINER = re.compile(r"^post|hentry|^divlog$|entry.*post|post-|^snap_preview$", re.I)
 _PART = re.compile(r"title|header|footer|meta|date|info|author|byline|tag|categor|comment|share|link|nav|"
                    r"label|icon|thumb|image|img|count|button|feed|rating|related|next|prev|page|menu", re.I)
-_TITLE_CLASS = re.compile(r"post-title|entry-title|title", re.I)
 _DATE_CLASS = re.compile(r"date|postinfo|published|time", re.I)
 _CANDIDATES = '[class*="post" i],[id*="post" i],[class*="hentry" i],[class*="divlog" i],[id*="divlog" i],' \
               '[class*="snap_preview" i]'
@@ -47,17 +46,20 @@ def is_container(el) -> bool:
     return any(_CONTAINER.search(t) and not _PART.search(t) for t in toks)
 
 
+def _ancestors(el):
+    """Ancestors of ``el`` below ``<body>``, nearest first."""
+    p = el.parent
+    while p is not None and p.tag != "body":
+        yield p
+        p = p.parent
+
+
 def find_posts(body) -> list:
     cands = [el for el in body.query_selector_all(_CANDIDATES) if is_container(el) and (el.text or "").strip()]
     cand_set = set(cands)
 
     def nearest(el, among):
-        p = el.parent
-        while p is not None and p.tag != "body":
-            if p in among:
-                return p
-            p = p.parent
-        return None
+        return next((p for p in _ancestors(el) if p in among), None)
 
     # a wrapper holding two or more posts directly (class="posts") gives way to them
     direct: dict = {}
@@ -88,8 +90,8 @@ def _preceding(el, match):
 
 
 def post_title(post) -> str:
-    for el in post.query_selector_all('[class*="title" i]'):
-        if el.tag in _TITLE_TAGS and any(_TITLE_CLASS.search(t) for t in _tokens(el)) and _text(el):
+    for el in post.query_selector_all('[class*="title" i]'):  # covers post-title and entry-title
+        if el.tag in _TITLE_TAGS and _text(el):
             return _text(el)
     for el in post.query_selector_all("h1,h2,h3,h4,h5"):
         if _text(el):
@@ -103,8 +105,8 @@ def _is_date(e) -> bool:
 
 
 def post_date(post) -> str:
-    for el in post.query_selector_all(_DATES):
-        if _is_date(el) and _text(el):
+    for el in post.query_selector_all(_DATES):  # the selector is _is_date in CSS
+        if _text(el):
             return _text(el)[:100]
     before = _preceding(post, lambda e: _is_date(e) and bool(_text(e)))
     return _text(before)[:100] if before is not None else ""
@@ -114,10 +116,7 @@ def keep_posts(body, posts) -> int:
     """Remove every node that neither is, holds, nor lies inside a post; returns how many were removed."""
     keep = set(posts)
     for post in posts:
-        p = post.parent
-        while p is not None and p.tag != "body":
-            keep.add(p)
-            p = p.parent
+        keep.update(_ancestors(post))
     removed, stack = 0, [body]
     while stack:
         node = stack.pop()

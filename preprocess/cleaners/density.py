@@ -25,7 +25,6 @@ _WS = (" ", "\n", "\t", "\r", "\u00a0")
 STRUCTURAL_TAGS = ("div", "p", "table", "tbody", "thead", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd",
                    "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "aside", "nav", "header", "footer",
                    "main", "blockquote", "pre", "form", "fieldset", "center", "br")
-_STRUCTURAL_SET = frozenset(STRUCTURAL_TAGS)
 # Counted on lexbor's serialisation of a subtree: a CSS query would wrap every match in a Python object.
 _STRUCTURAL_OPEN = re.compile(r"<(?:" + "|".join(STRUCTURAL_TAGS) + r")[\s>/]", re.I)
 

@@ -30,10 +30,6 @@ def normalize(text: str) -> str:
     return " ".join(_TOKEN.findall(_DIGITS.sub("0", text)))
 
 
-def token_count(normalized: str) -> int:
-    return normalized.count(" ") + 1 if normalized else 0
-
-
 def clean_corpus_line(line: str) -> str:
     """Undo training-corpus artefacts (WikiText's ``<unk>``, ``@-@``; heading markers ``= x =``)."""
     line = line.replace("<unk>", " ")

@@ -17,13 +17,8 @@ class Scorer:
             raise FileNotFoundError(f"{path}: no such language model; train one with `webprune lm train`")
         self.path = str(path)
         self.model = kenlm.Model(self.path)  # binary models are mmap'ed: actors on one node share the pages
-        self.order = self.model.order
 
     def perplexity(self, sentence: str) -> float | None:
         """Per-token perplexity including the end-of-sentence token; None when no token remains."""
         norm = normalize(sentence)
         return self.model.perplexity(norm) if norm else None
-
-    def score_normalized(self, norm: str) -> tuple[float, int]:
-        """(log10 probability incl. </s>, tokens) of an already normalised sentence."""
-        return self.model.score(norm, bos=True, eos=True), norm.count(" ") + 2
