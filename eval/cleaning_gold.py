@@ -22,6 +22,24 @@ _DRAGNET_COMMENTS = "!@#$%^&*()  COMMENTS"
 _L3S_MAIN = {"x-nc-sel1", "x-nc-sel2"}
 
 
+_PAGE_URLS = [re.compile(rb'\A\s*<text id="([^"]+)"'),  # CleanEval's wrapper line
+              re.compile(rb'<link\b[^>]*\brel=["\']canonical["\'][^>]*\bhref=["\']([^"\']+)', re.I),
+              re.compile(rb'<meta\b[^>]*\bproperty=["\']og:url["\'][^>]*\bcontent=["\']([^"\']+)', re.I)]
+
+
+def page_url(raw: bytes) -> str:
+    """The page's own URL where the file says it (CleanEval wrapper, canonical link, og:url), else ''.
+
+    The benchmark sets come as loose files; per-host cleaners (``sitediff``) need the host.
+    """
+    head = raw[:300_000]
+    for pat in _PAGE_URLS:
+        m = pat.search(head)
+        if m and m.group(1).startswith((b"http://", b"https://")):
+            return m.group(1).decode("latin-1").strip()
+    return ""
+
+
 @dataclass(frozen=True)
 class GoldPage:
     set: str

@@ -1,7 +1,8 @@
 """Where batches are cleaned: in this process, or on a pool of Ray actors.
 
 Both executors take an iterator of (key, batch) items and yield (key, docs, stats)
-in input order. The Ray executor keeps at most ``2 x workers`` batches in flight,
+in input order. A key of three parts (what, source, bucket) pins its batch to
+worker ``bucket % workers`` (per-host cleaners keep state per host). The Ray executor keeps at most ``2 x workers`` batches in flight,
 so memory stays flat however large the input; each actor builds its pipeline
 (and loads any model) once, at start. A batch whose actor dies is counted as
 ``failed.worker_crash`` and the run goes on with a restarted actor.
@@ -85,22 +86,35 @@ class RayExecutor:
 
     def map(self, items: Iterable[Item]) -> Iterator[tuple[object, list[dict], Stats]]:
         ray = self.ray
-        idle = deque(self.actors * 2)  # two batches queued per actor keeps it busy while we collect
+        slots = {id(a): 2 for a in self.actors}  # two batches queued per actor keeps it busy while we collect
+        rr = 0  # round robin over actors for batches not pinned to one
         pending: deque = deque()  # (key, batch, actor, ref) in submission order
         items = iter(items)
+        waiting = None  # an item whose actor has no free slot yet
         exhausted = False
         while True:
-            while not exhausted and idle:
-                try:
-                    key, batch = next(items)
-                except StopIteration:
-                    exhausted = True
-                    break
+            while not exhausted:
+                if waiting is None:
+                    try:
+                        waiting = next(items)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                key, batch = waiting
                 if batch is None:
                     pending.append((key, None, None, None))
+                    waiting = None
                     continue
-                actor = idle.popleft()
+                if len(key) > 2:
+                    actor = self.actors[key[2] % len(self.actors)]
+                else:
+                    actor = max(self.actors[rr:] + self.actors[:rr], key=lambda a: slots[id(a)])
+                    rr = (rr + 1) % len(self.actors)
+                if slots[id(actor)] <= 0:
+                    break  # collect the oldest result first; that frees a slot
+                slots[id(actor)] -= 1
                 pending.append((key, batch, actor, actor.process.remote(batch)))
+                waiting = None
             if not pending:
                 return
             key, batch, actor, ref = pending.popleft()
@@ -111,7 +125,7 @@ class RayExecutor:
                 docs, stats = ray.get(ref)
             except (ray.exceptions.RayActorError, ray.exceptions.RayTaskError, ray.exceptions.WorkerCrashedError) as exc:
                 docs, stats = [], _crash_stats(batch, exc)
-            idle.append(actor)
+            slots[id(actor)] += 1
             yield key, docs, stats
 
     def close(self) -> None:

@@ -10,7 +10,8 @@ from preprocess.steps.decode import Decode
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval
 
-CLEANERS = ("tags", "density", "blog")  # each DOM cleaner prunes the tree; tag removal always writes the text
+CLEANERS = ("tags", "density", "blog", "sitediff")  # each DOM cleaner prunes the tree; tag removal always writes the text
+HOST_GROUPED = ("sitediff",)  # cleaners that need the pages of a host together (the driver groups them)
 
 
 @dataclass
@@ -25,11 +26,14 @@ class CleanOptions:
     prune_sample_docs: int = 1000          # documents in that sample
     prune_score: str = "perplexity"        # or "adjusted": + sentence length and the line's link density
     prune_threshold: float | None = None   # what the pruner compares with: max_perplexity, or calibrated
+    max_link_density: float | None = None  # drop written blocks with more of their characters in links
     extra: dict = field(default_factory=dict)  # room for later steps' options
 
     def check(self) -> "CleanOptions":
         if self.cleaner not in CLEANERS:
             raise ValueError(f"unknown cleaner {self.cleaner!r}; choose one of {', '.join(CLEANERS)}")
+        if self.max_link_density is not None and not 0 <= self.max_link_density <= 1:
+            raise ValueError("--max-link-density is a share of a block's characters: give a value in [0, 1], e.g. 0.5")
         if self.prune_model:
             if self.max_perplexity is None and self.prune_percentile is None:
                 raise ValueError("with --prune-model give --max-perplexity N or --prune-percentile P")
@@ -48,7 +52,7 @@ class CleanOptions:
 
 def cleaning_steps(opts: CleanOptions) -> list[Step]:
     """Decode, parse and clean: everything before pruning."""
-    line_features = bool(opts.prune_model) and opts.prune_score == "adjusted"
+    line_features = (bool(opts.prune_model) and opts.prune_score == "adjusted") or opts.max_link_density is not None
     steps: list[Step] = [Decode(max_bytes=opts.max_bytes), Parse()]
     if opts.cleaner == "density":
         from preprocess.cleaners.density import DensityCleaner
@@ -58,7 +62,16 @@ def cleaning_steps(opts: CleanOptions) -> list[Step]:
         from preprocess.cleaners.blog import BlogCleaner
 
         steps.append(BlogCleaner())
-    return steps + [TagRemoval(line_features=line_features)]
+    steps.append(TagRemoval(line_features=line_features))
+    if opts.cleaner == "sitediff":  # compares the written blocks of a host's pages, after tag removal
+        from preprocess.cleaners.sitediff import SiteDiffCleaner
+
+        steps.append(SiteDiffCleaner(line_features=line_features))
+    if opts.max_link_density is not None:
+        from preprocess.steps.links import LinkDensityFilter
+
+        steps.append(LinkDensityFilter(opts.max_link_density))
+    return steps
 
 
 def run_steps(steps: list[Step], docs: list[Document]) -> list[Document]:

@@ -4,12 +4,13 @@ from __future__ import annotations
 import logging
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Iterator
 
 from preprocess.calibrate import calibrate
 from preprocess.executor import LocalExecutor, RayExecutor
-from preprocess.pipeline import CleanOptions
+from preprocess.pipeline import HOST_GROUPED, CleanOptions
 from preprocess.readers import Source, discover, read_source
 from preprocess.stats import Stats
 from preprocess.steps.prune import deciles
@@ -18,8 +19,16 @@ from preprocess.writer import ShardWriter
 log = logging.getLogger("webprune.preprocess")
 
 
-def _batches(sources: list[Source], stats: Stats, batch_size: int) -> Iterator[tuple]:
-    """(("doc", i), batch) items per source, then (("end", i), None) when source i is done."""
+def _batches(sources: list[Source], stats: Stats, batch_size: int, host_buckets: int = 0,
+             window: int = 4096) -> Iterator[tuple]:
+    """(("doc", i), batch) items per source, then (("end", i), None) when source i is done.
+
+    With ``host_buckets`` (cleaners that compare the pages of a host) each source is read in
+    windows of ``window`` records; inside a window records are regrouped by host, hosts are put
+    in ``crc32(host) % host_buckets`` buckets, and each batch carries its bucket as
+    (("doc", i, bucket), batch) so the executor sends every page of a host to the same worker.
+    Memory stays bounded by the window; output order is window, bucket, host, input order.
+    """
     for i, src in enumerate(sources):
         yield ("start", i), None
         batch, records = [], read_source(src, stats)
@@ -27,20 +36,38 @@ def _batches(sources: list[Source], stats: Stats, batch_size: int) -> Iterator[t
             t0, c0 = time.perf_counter(), time.process_time()
             doc = next(records, None)
             stats.add_time("read", time.perf_counter() - t0, time.process_time() - c0)
-            if doc is None:
-                break
-            batch.append(doc)
-            if len(batch) >= batch_size:
+            if doc is not None:
+                batch.append(doc)
+            if host_buckets and (len(batch) >= window or (doc is None and batch)):
+                yield from _host_batches(i, batch, batch_size, host_buckets)
+                batch = []
+            elif not host_buckets and (len(batch) >= batch_size or (doc is None and batch)):
                 yield ("doc", i), batch
                 batch = []
-        if batch:
-            yield ("doc", i), batch
+            if doc is None:
+                break
         yield ("end", i), None
+
+
+def _host_batches(i: int, docs: list, batch_size: int, buckets: int) -> Iterator[tuple]:
+    by_bucket: dict[int, dict[str, list]] = {}
+    for d in docs:
+        host = d.host
+        by_bucket.setdefault(zlib.crc32(host.encode()) % buckets, {}).setdefault(host, []).append(d)
+    for bucket in sorted(by_bucket):
+        batch: list = []
+        for group in by_bucket[bucket].values():  # a host's pages stay in one batch where they fit
+            if batch and len(batch) + len(group) > batch_size:
+                yield ("doc", i, bucket), batch
+                batch = []
+            batch.extend(group)
+        if batch:
+            yield ("doc", i, bucket), batch
 
 
 def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | None = None, workers: int | None = None,
                    address: str | None = None, compress: bool = False, batch_size: int = 64,
-                   executor: str = "ray", progress: bool | None = None) -> dict:
+                   executor: str = "ray", progress: bool | None = None, host_window: int = 4096) -> dict:
     """Clean every record of ``inputs`` into shards under ``output``; return the stats dict (also in stats.json)."""
     opts = (opts or CleanOptions()).check()
     output = Path(output)
@@ -58,7 +85,8 @@ def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | N
         bar = tqdm(unit=" rec", desc="preprocess", dynamic_ncols=True, smoothing=0.1)
     last_note = time.perf_counter()
     try:
-        for (what, i), docs, bstats in pool.map(_batches(sources, stats, batch_size)):
+        buckets = pool.workers if opts.cleaner in HOST_GROUPED else 0
+        for (what, i, *_), docs, bstats in pool.map(_batches(sources, stats, batch_size, buckets, host_window)):
             src = sources[i]
             if what == "start":
                 writer.open(i, str(src.path), src.name)
