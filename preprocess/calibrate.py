@@ -27,7 +27,11 @@ def calibrate(opts: CleanOptions, sources: list[Source]) -> tuple[CleanOptions, 
     if not opts.prune_model or opts.prune_percentile is None:
         return opts, {}
     records = (doc for src in sources for doc in read_source(src, Stats()))
-    sample = list(itertools.islice(records, opts.prune_sample_docs))
+    return calibrate_docs(opts, list(itertools.islice(records, opts.prune_sample_docs)))
+
+
+def calibrate_docs(opts: CleanOptions, sample: list) -> tuple[CleanOptions, dict]:
+    """The threshold from ``sample`` (raw Documents), cleaned as the run cleans them."""
     steps = cleaning_steps(opts)
     docs = run_steps(steps, sample)
     pruner = PerplexityPrune(opts.prune_model, float("inf"), opts.prune_score)

@@ -27,6 +27,7 @@ class CleanOptions:
     prune_score: str = "perplexity"        # or "adjusted": + sentence length and the line's link density
     prune_threshold: float | None = None   # what the pruner compares with: max_perplexity, or calibrated
     max_link_density: float | None = None  # drop written blocks with more of their characters in links
+    kitten: bool | None = None             # Kitten normalisation; None: the cleaner's default
     extra: dict = field(default_factory=dict)  # room for later steps' options
 
     def check(self) -> "CleanOptions":

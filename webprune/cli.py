@@ -15,7 +15,8 @@ def _cmd_preprocess(a) -> int:
 
     opts = CleanOptions(cleaner=a.cleaner, max_bytes=a.max_bytes, prune_model=a.prune_model,
                         max_perplexity=a.max_perplexity, prune_percentile=a.prune_percentile,
-                        prune_sample_docs=a.prune_sample_docs, prune_score=a.prune_score)
+                        prune_sample_docs=a.prune_sample_docs, prune_score=a.prune_score,
+                        max_link_density=a.max_link_density, kitten=a.kitten)
     r = run_preprocess(a.inputs, a.output, opts, workers=a.workers, address=a.address, compress=a.gzip,
                        batch_size=a.batch_size, executor="local" if a.local else "ray")
     print(f"{r['records']} records: {r['written']} written, skipped {r['skipped'] or 0}, failed {r['failed'] or 0}; "
@@ -96,6 +97,9 @@ def _cmd_example(a) -> int:
     return 0
 
 
+from preprocess.pipeline import CLEANERS  # noqa: E402  (cheap: no Ray, no JVM)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="webprune", description=__doc__)
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: per-record)")
@@ -104,9 +108,16 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("preprocess", help="clean WARC/ARC/tar/HTML inputs into JsonCollection shards")
     s.add_argument("inputs", nargs="+", help=".warc[.gz] / .arc[.gz] / .tar.gz of .html files, or folders of them")
     s.add_argument("--output", "-o", required=True, help="output folder (collection/, stats.json, manifest.json)")
-    s.add_argument("--cleaner", default="tags", choices=("tags", "density", "blog"),
+    s.add_argument("--cleaner", default="tags", choices=CLEANERS,
                    help="tags: tag removal only; density: Baisa's densest-subtree DOM cleaner; blog: BlogBuster's "
-                        "post rules (falls back to density); the DOM cleaners are followed by tag removal")
+                        "post rules (falls back to density); sitediff: removes text a host's pages share in the "
+                        "same place (pages grouped by host across workers); the DOM cleaners are followed by tag "
+                        "removal")
+    s.add_argument("--max-link-density", type=float, default=None,
+                   help="drop written blocks with more than this share of their characters in links (e.g. 0.5)")
+    s.add_argument("--kitten", action=argparse.BooleanOptionalAction, default=None,
+                   help="Kitten normalisation: tables linearised, link lists removed, lists flattened, abbreviations "
+                        "expanded, block-final punctuation (default: on for the DOM cleaners, off for tags)")
     s.add_argument("--workers", type=int, default=None, help="cleaner actors / CPUs (default: all local CPUs)")
     s.add_argument("--address", default=None, help="Ray cluster to attach to (default: $RAY_ADDRESS, else local)")
     s.add_argument("--gzip", action="store_true", help="write .jsonl.gz shards")
@@ -168,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", default=None, help="also write the full result (per topic, p-values) here")
     s.set_defaults(func=_cmd_eval)
 
+    sub.add_parser("eval-cleaning", add_help=False,
+                   help="score cleaners against the human gold standards (CleanEval, Dragnet, L3S-GN1, ...), "
+                        "side by side with peer extractors; `webprune eval-cleaning --help` for options")
     s = sub.add_parser("run", help="run a whole experiment from a TOML config (see configs/)")
     s.add_argument("config")
     s.add_argument("--output", "-o", default=None, help="results folder (default: runs/<name>)")
@@ -182,6 +196,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["eval-cleaning"]:  # its own parser: eval/cleaning_bench.py
+        from eval.cleaning_bench import main as eval_cleaning
+
+        return eval_cleaning(argv[1:])
     a = build_parser().parse_args(argv)
     level = logging.WARNING if a.verbose == 0 else logging.INFO if a.verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
