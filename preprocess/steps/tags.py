@@ -44,15 +44,26 @@ def tidy_lines(text: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
+def _plain(fragment: str) -> str:
+    """Text of one minimal-HTML fragment: tags out, entities decoded, whitespace runs to one space."""
+    if "<" in fragment:
+        fragment = _TAG.sub("", fragment)
+    if "&" in fragment:
+        fragment = html.unescape(fragment)
+    return " ".join(fragment.split())
+
+
 def lines_with_link_density(minimal_html: str) -> tuple[list[str], list[float]]:
     """Plain lines of a minimal-HTML extract, and the share of each line's characters inside links."""
+    if "\u200b" in minimal_html:  # zero-width space: not whitespace to str.split
+        minimal_html = minimal_html.replace("\u200b", " ")
     lines, density = [], []
     for raw in minimal_html.split("\n"):
-        line = tidy_lines(html.unescape(_TAG.sub("", raw)))
+        line = _plain(raw)
         if not line:
             continue
-        linked = sum(len(tidy_lines(html.unescape(_TAG.sub("", m)))) for m in _LINK.findall(raw)) if "<a" in raw else 0
-        lines.append(line.replace("\n", " "))
+        linked = sum(len(_plain(m)) for m in _LINK.findall(raw)) if "<a" in raw else 0
+        lines.append(line)
         density.append(min(linked / len(line), 1.0))
     return lines, density
 
