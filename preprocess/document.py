@@ -41,6 +41,7 @@ class Document:
         """The Pyserini JsonCollection line for this document."""
         contents = "\n".join(part for part in (self.title, self.text) if part)
         out = {"id": self.id, "contents": contents, "url": self.url, "title": self.title}
-        if "date" in self.meta:  # set by cleaners that find one (blog)
-            out["date"] = self.meta["date"]
+        for key in ("date", "author", "post_title"):  # set by cleaners that find them (blog, feeds)
+            if key in self.meta:
+                out[key] = self.meta[key]
         return out

@@ -10,7 +10,7 @@ from preprocess.steps.decode import Decode
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval
 
-CLEANERS = ("tags", "density", "blog", "sitediff")  # each DOM cleaner prunes the tree; tag removal always writes the text
+CLEANERS = ("tags", "density", "blog", "sitediff", "feeds")  # each DOM cleaner prunes the tree; tag removal always writes the text
 HOST_GROUPED = ("sitediff",)  # cleaners that need the pages of a host together (the driver groups them)
 
 
@@ -63,6 +63,10 @@ def cleaning_steps(opts: CleanOptions) -> list[Step]:
         from preprocess.cleaners.blog import BlogCleaner
 
         steps.append(BlogCleaner())
+    elif opts.cleaner == "feeds":  # templates learned from the input's feeds (preprocess.learn) come in extra
+        from preprocess.cleaners.feeds import FeedsCleaner
+
+        steps.append(FeedsCleaner(opts.extra.get("feed_templates", {})))
     steps.append(TagRemoval(line_features=line_features))
     if opts.cleaner == "sitediff":  # compares the written blocks of a host's pages, after tag removal
         from preprocess.cleaners.sitediff import SiteDiffCleaner

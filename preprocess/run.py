@@ -10,6 +10,7 @@ from typing import Iterator
 
 from preprocess.calibrate import calibrate
 from preprocess.executor import LocalExecutor, RayExecutor
+from preprocess.learn import learn_feed_templates
 from preprocess.pipeline import HOST_GROUPED, CleanOptions
 from preprocess.readers import Source, discover, read_source
 from preprocess.stats import Stats
@@ -74,6 +75,7 @@ def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | N
     sources = discover(inputs)
     stats = Stats()
     wall0, cpu0 = time.perf_counter(), time.process_time()
+    opts, feeds = learn_feed_templates(opts, sources)
     opts, calibration = calibrate(opts, sources)
     pool = LocalExecutor(opts) if executor == "local" else RayExecutor(opts, workers, address)
     startup = time.perf_counter() - wall0  # Ray start-up and actor creation (model loading goes here too)
@@ -122,6 +124,8 @@ def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | N
         "docs_per_s": round(stats.counts["written"] / busy, 2) if busy > 0 else None,
         "records_per_s": round(stats.counts["records"] / busy, 2) if busy > 0 else None,
     }
+    if feeds:
+        extra["feeds"] = feeds | {"hosts": sorted(opts.extra["feed_templates"])}
     if opts.prune_model:
         extra["pruning"] = {"model": opts.prune_model, "score": opts.prune_score,
                             "threshold": opts.prune_threshold if opts.prune_threshold is not None else opts.max_perplexity,

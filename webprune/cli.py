@@ -111,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--cleaner", default="tags", choices=CLEANERS,
                    help="tags: tag removal only; density: Baisa's densest-subtree DOM cleaner; blog: BlogBuster's "
                         "post rules (falls back to density); sitediff: removes text a host's pages share in the "
-                        "same place (pages grouped by host across workers); the DOM cleaners are followed by tag "
+                        "same place (pages grouped by host across workers); feeds: post templates learned from the "
+                        "RSS/Atom feeds in the input (Adaptive Post Recognition); the DOM cleaners are followed by tag "
                         "removal")
     s.add_argument("--max-link-density", type=float, default=None,
                    help="drop written blocks with more than this share of their characters in links (e.g. 0.5)")
