@@ -12,8 +12,9 @@ installed peer in ``eval/cleaning_peers.py`` (trafilatura, resiliparse, justext,
 boilerpy3, readability; install them with ``pip install -e '.[bench]'``).
 ``--tools`` filters that list: tool ids, bare cleaner/peer names, ``webprune``
 or ``peers``. A webprune tool id may add steps with ``+``:
-``+links`` (drop blocks whose link density exceeds ``--max-link-density``,
-default 0.5), ``+kitten`` / ``+nokitten`` (Kitten normalisation on/off) and
+``+hints`` (drop elements whose class/id names comments, sidebars, menus, ...:
+``preprocess/steps/hints.py``), ``+links`` (drop blocks whose link density
+exceeds ``--max-link-density``, default 0.5), ``+kitten`` / ``+nokitten`` (Kitten normalisation on/off) and
 ``+prune`` (perplexity pruning with ``--prune-model`` and ``--prune-percentile``
 / ``--max-perplexity`` / ``--prune-score``; a percentile is calibrated, as
 ``webprune preprocess`` does, on the first ``--prune-sample-docs`` benchmark
@@ -110,6 +111,8 @@ def tool_options(tool: str, settings: dict):
     for extra in extras:
         if extra == "links":
             opts.max_link_density = settings.get("max_link_density", 0.5)
+        elif extra == "hints":
+            opts.drop_hinted = True
         elif extra in ("kitten", "nokitten"):
             opts.kitten = extra == "kitten"
         elif extra == "prune":
@@ -121,7 +124,7 @@ def tool_options(tool: str, settings: dict):
             opts.prune_percentile = settings.get("prune_percentile")
             opts.prune_threshold = settings.get("thresholds", {}).get(tool)
         else:
-            raise SystemExit(f"unknown step {extra!r} in {tool}: use +links, +kitten, +nokitten or +prune")
+            raise SystemExit(f"unknown step {extra!r} in {tool}: use +hints, +links, +kitten, +nokitten or +prune")
     return opts.check()
 
 

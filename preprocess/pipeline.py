@@ -28,6 +28,7 @@ class CleanOptions:
     prune_threshold: float | None = None   # what the pruner compares with: max_perplexity, or calibrated
     max_link_density: float | None = None  # drop written blocks with more of their characters in links
     kitten: bool | None = None             # Kitten normalisation; None: the cleaner's default
+    drop_hinted: bool = False              # drop elements whose class/id names comments, sidebars, menus, ...
     extra: dict = field(default_factory=dict)  # room for later steps' options
 
     def check(self) -> "CleanOptions":
@@ -55,6 +56,10 @@ def cleaning_steps(opts: CleanOptions) -> list[Step]:
     """Decode, parse and clean: everything before pruning."""
     line_features = (bool(opts.prune_model) and opts.prune_score == "adjusted") or opts.max_link_density is not None
     steps: list[Step] = [Decode(max_bytes=opts.max_bytes), Parse()]
+    if opts.drop_hinted:
+        from preprocess.steps.hints import HintFilter
+
+        steps.append(HintFilter())
     if opts.cleaner == "density":
         from preprocess.cleaners.density import DensityCleaner
 

@@ -16,7 +16,7 @@ def _cmd_preprocess(a) -> int:
     opts = CleanOptions(cleaner=a.cleaner, max_bytes=a.max_bytes, prune_model=a.prune_model,
                         max_perplexity=a.max_perplexity, prune_percentile=a.prune_percentile,
                         prune_sample_docs=a.prune_sample_docs, prune_score=a.prune_score,
-                        max_link_density=a.max_link_density, kitten=a.kitten)
+                        max_link_density=a.max_link_density, kitten=a.kitten, drop_hinted=a.drop_hinted)
     r = run_preprocess(a.inputs, a.output, opts, workers=a.workers, address=a.address, compress=a.gzip,
                        batch_size=a.batch_size, executor="local" if a.local else "ray")
     print(f"{r['records']} records: {r['written']} written, skipped {r['skipped'] or 0}, failed {r['failed'] or 0}; "
@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "removal")
     s.add_argument("--max-link-density", type=float, default=None,
                    help="drop written blocks with more than this share of their characters in links (e.g. 0.5)")
+    s.add_argument("--drop-hinted", action="store_true",
+                   help="drop elements whose class or id names comments, sidebars, footers, menus, share bars, "
+                        "related boxes (Readability's 'unlikely candidates')")
     s.add_argument("--kitten", action=argparse.BooleanOptionalAction, default=None,
                    help="Kitten normalisation: tables linearised, link lists removed, lists flattened, abbreviations "
                         "expanded, block-final punctuation (default: on for the DOM cleaners, off for tags)")

@@ -38,7 +38,7 @@ from search.topics import read_topics
 log = logging.getLogger("webprune.experiment")
 SEARCH_KEYS = {"mu", "k"}
 CLEAN_KEYS = {"cleaner", "max_bytes", "prune_model", "max_perplexity", "prune_percentile", "prune_sample_docs",
-              "prune_score", "max_link_density", "kitten"}
+              "prune_score", "max_link_density", "kitten", "drop_hinted"}
 
 
 def load_config(path: str | Path) -> dict:

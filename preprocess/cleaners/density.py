@@ -76,68 +76,59 @@ def subtree_stats(node) -> tuple[int, int]:
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# The shadow of lexbor's serialisation of <body>.
+# The shadow of lexbor's serialisation of <body>: the same counts for every element from one string.
 
 _VOID = ("area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input", "keygen",
          "link", "meta", "param", "source", "track", "wbr")  # lexbor writes no end tag for these (HTML namespace)
-_BLOB = ("svg", "math", "template")  # foreign content / template contents: not element children in the DOM
+_BLOB = ("svg", "math", "template")  # foreign content (void names get end tags there), template contents
 _RAW = ("script", "style", "iframe", "xmp", "noembed", "noframes")  # contents written unescaped
 _F_VOID, _F_BLOB, _F_RAW, _F_NOISE, _F_STRUCT, _F_PLAIN = 1, 2, 4, 8, 16, 32
-_WINDOW = 12  # bytes of a tag name looked at (the longest name of interest, blockquote, has 10)
+_NAME_FLAGS: dict[str, int] = {}
+for _names, _flag in ((_VOID, _F_VOID), (_BLOB, _F_BLOB), (_RAW, _F_RAW), (NOISE_TAGS, _F_NOISE),
+                      (STRUCTURAL_TAGS, _F_STRUCT), (("plaintext",), _F_PLAIN)):
+    for _n in _names:
+        _NAME_FLAGS[_n] = _NAME_FLAGS.get(_n, 0) | _flag
 
 
 def _pack(name: str) -> int:
-    return int.from_bytes(name.encode()[:8].ljust(8, b"\0"), "big")
+    return int.from_bytes(name.encode().ljust(8, b"\0"), "big")
 
 
-def _name_table():
-    flags: dict[str, int] = {}
-    for names, flag in ((_VOID, _F_VOID), (_BLOB, _F_BLOB), (_RAW, _F_RAW), (NOISE_TAGS, _F_NOISE),
-                        (STRUCTURAL_TAGS, _F_STRUCT), (("plaintext",), _F_PLAIN)):
-        for n in names:
-            flags[n] = flags.get(n, 0) | flag
-    names = sorted(flags, key=_pack)
-    codes = np.array([_pack(n) for n in names], dtype=np.uint64)
-    assert len(set(codes.tolist())) == len(codes), "two names share their first 8 bytes"
-    return (names, codes, np.array([len(n) for n in names], dtype=np.int64),
-            np.array([flags[n] for n in names] + [0], dtype=np.int64))
+def _name_hash():
+    """Names of up to 8 characters, packed big-endian into a uint64, and a collision-free hash of them."""
+    names = [n for n in _NAME_FLAGS if len(n) <= 8]
+    codes = np.array([_pack(n) for n in names] + [2 ** 64 - 1], dtype=np.uint64)  # last: matches nothing
+    lens = np.array([len(n) for n in names] + [-1], dtype=np.int64)
+    flags = np.array([_NAME_FLAGS[n] for n in names] + [0], dtype=np.int64)
+    rng = np.random.default_rng(1)
+    while True:
+        mult = np.uint64(int(rng.integers(1, 2 ** 63)) * 2 + 1)
+        slots = (codes[:-1] * mult) >> np.uint64(64 - 9)
+        if len(set(slots.tolist())) == len(names):
+            table = np.full(512, len(names), dtype=np.int64)
+            table[slots.astype(np.int64)] = np.arange(len(names))
+            return names, codes, lens, flags, mult, table
 
 
-_NAMES, _CODES, _LENS, _FLAGS = _name_table()
-_NAME_INDEX = {n: i for i, n in enumerate(_NAMES)}
-_WORD = np.zeros(256, dtype=bool)  # bytes of a regex \w run in ASCII; non-ASCII bytes end a run (checked apart)
-for _c in b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz":
-    _WORD[_c] = True
-_SPACE = np.zeros(256, dtype=bool)  # ASCII \s of a str pattern
-for _c in (9, 10, 11, 12, 13, 28, 29, 30, 31, 32):
-    _SPACE[_c] = True
-_STRUCT_END = _SPACE.copy()  # what may follow a structural tag name: [\s>/]
-_STRUCT_END[[ord(">"), ord("/")]] = True
-_LEXBOR_END = np.zeros(256, dtype=bool)  # lexbor writes a space or ">" after a tag name
-_LEXBOR_END[[ord(" "), ord(">")]] = True
-_COUNTED = np.ones(256, dtype=bool)  # bytes that start a character which is not one of _WS (nbsp apart)
-_COUNTED[0x80:0xC0] = False
-_COUNTED[[ord(" "), ord("\n"), ord("\t"), ord("\r")]] = False
-_OFFSETS = np.arange(1, _WINDOW + 2)
-_COL8 = np.arange(8)
-_NBSP = "\u00a0".encode()
-
-# The noise regex's end, ``</\1\s*>`` with IGNORECASE, on bytes: a backreference matches a character whose
-# simple lower case equals the group's (so Kelvin K for k, dotted I for i) and \s is Unicode whitespace.
-_UNI_SPACE = b"|".join(re.escape(chr(c).encode()) for c in range(0x110000) if chr(c).isspace())
+_NAMES, _CODES, _LENS, _FLAGS, _MULT, _SLOTS = _name_hash()
+_SHIFT = np.uint64(64 - 9)
+_MASKS = np.array([0] + [(2 ** 64 - 1) ^ (2 ** (64 - 8 * k) - 1) for k in range(1, 9)], dtype=np.uint64)
+_STRUCT_END = np.zeros(256, dtype=bool)  # what may follow a structural tag name: [\s>/] (ASCII)
+_STRUCT_END[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32, ord(">"), ord("/")]] = True
+_WORD_RUN = re.compile(r"[A-Za-z0-9_]*")
 
 
-def _letter(c: str) -> bytes:
-    alts = [x for x in {c, c.upper(), c.lower(), "\u0130", "\u0131", "\u017f", "\u212a"}
+def _letter(c: str) -> str:
+    """What ``\\1`` matches for the letter ``c`` under IGNORECASE: characters whose simple lower case is c's."""
+    alts = [x for x in {c, c.upper(), "\u0130", "\u0131", "\u017f", "\u212a"}
             if re.fullmatch(f"({re.escape(c)})x\\1", f"{c}x{x}", re.I)]
-    return b"(?:" + b"|".join(re.escape(x.encode()) for x in sorted(alts)) + b")"
+    return "[" + "".join(sorted(alts)) + "]"
 
 
-_NOISE_END = {n: re.compile(b"</" + b"".join(_letter(c) for c in n) + b"(?:" + _UNI_SPACE + b")*>")
-              for n in NOISE_TAGS}
-_NOISE_START_STR = re.compile(r"<(?:!--|(" + "|".join(NOISE_TAGS) + r")\b)", re.I)
-
-
+# the end of a noise block, ``</\1\s*>``, for each name the block may start with
+_NOISE_END = {n: re.compile("</" + "".join(_letter(c) for c in n) + r"\s*>") for n in NOISE_TAGS}
+_NOISE_START = re.compile(r"<(?:!--|(" + "|".join(NOISE_TAGS) + r")\b)", re.I)
+_LEXBOR_NAME = re.compile(r"[^ >]*")
 _STRICT = False  # tests: let an error of the shadow path surface instead of falling back
 
 
@@ -145,220 +136,279 @@ class _Unsupported(Exception):
     """The shadow does not model this page exactly: use the per-node path."""
 
 
-class _Shadow:
-    """Per-element counts for the whole of ``<body>`` from one serialisation of it.
+def _units(html: str) -> np.ndarray:
+    """The code points of ``html`` as a numpy array, index i = html[i]."""
+    if html.isascii():
+        return np.frombuffer(html.encode("ascii"), dtype=np.uint8)
+    try:
+        return np.frombuffer(html.encode("latin-1"), dtype=np.uint8)
+    except UnicodeEncodeError:
+        pass
+    u16 = html.encode("utf-16-le")
+    if len(u16) == 2 * len(html):  # no surrogate pairs
+        return np.frombuffer(u16, dtype=np.uint16)
+    return np.frombuffer(html.encode("utf-32-le"), dtype=np.uint32)
 
-    Tokens are the ``<`` of start and end tags outside comments and raw-text contents; elements are start
-    tokens. ``span(t)`` is the byte range of element ``t``'s serialisation, ``stats(t)`` its
-    ``subtree_stats``, ``children(t)`` its element children.
+
+def _window(a: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """``a[first[i]:first[i] + 8]`` for every i as an (n, 8) uint8 array, clamped to 128, zero past the end.
+
+    Each row is gathered as unaligned 8-byte words of ``a``'s buffer, not character by character.
+    """
+    k = a.itemsize
+    span = 8 * k
+    if a.nbytes < span:
+        out = np.zeros((len(first), 8), dtype=a.dtype)
+        for r, p in enumerate(first.tolist()):
+            row = a[p:p + 8]
+            out[r, :len(row)] = row
+    else:
+        view = np.ndarray(shape=(a.nbytes - 7,), dtype=np.uint64, buffer=a, strides=(1,))
+        at = first * k
+        clamped = np.minimum(at, a.nbytes - span)
+        if k == 1:
+            out = view[clamped].view(np.uint8).reshape(-1, 8)
+        else:
+            got = np.empty((len(first), k), dtype=np.uint64)
+            for j in range(k):
+                got[:, j] = view[clamped + 8 * j]
+            out = got.view(a.dtype).reshape(-1, 8)
+        tail = np.flatnonzero(at > a.nbytes - span)
+        for r in tail.tolist():  # the last few "<" of the string
+            p = int(first[r])
+            row = a[p:p + 8]
+            out[r] = 0
+            out[r, :len(row)] = row
+    if k > 1:
+        return np.minimum(out, 128).astype(np.uint8)
+    return out
+
+
+_ROW8 = np.arange(0, 8 << 20, 8)  # row starts of an (n, 8) array, flattened
+_BLOCKQUO, _PLAINTEX = np.uint64(_pack("blockquo")), np.uint64(_pack("plaintex"))
+
+
+def _stretches(starts: np.ndarray, ends: np.ndarray, size: int) -> np.ndarray:
+    """A bool array of ``size``: False inside the sorted, disjoint stretches [starts[i], ends[i]), else True."""
+    m = len(starts)
+    lengths = np.empty(2 * m + 1, dtype=np.int64)
+    lengths[0] = starts[0]
+    lengths[1::2] = ends - starts
+    lengths[2:-1:2] = starts[1:] - ends[:-1]
+    lengths[-1] = size - ends[-1]
+    outside = np.zeros(2 * m + 1, dtype=bool)
+    outside[0::2] = True
+    return np.repeat(outside, lengths)
+
+
+class _Shadow:
+    """``subtree_stats`` of any element of ``<body>``, from one serialisation of ``<body>``.
+
+    Rows are all ``<`` of the string. Tokens are the rows that open a start or end tag: those outside
+    comments and raw-text contents (script, style, ...); the token of a start tag is its element.
+    ``svg``/``math``/``template`` are blobs: one token each, nothing inside them is looked at.
     """
 
     def __init__(self, html: str):
-        self.html = html
-        b = self.b = html.encode("utf-8")
-        a = np.frombuffer(b, dtype=np.uint8)
-        n_bytes = len(b)
-        lt = np.flatnonzero(a == 60)
-        gt = np.flatnonzero(a == 62)
-        if not len(lt) or not len(gt):
+        s = self.s = html
+        a = _units(html)
+        size = len(a)
+        lt = (a == 60).nonzero()[0]
+        gt = (a == 62).nonzero()[0]
+        n = len(lt)
+        if n < 2 or len(gt) < 2:
             raise _Unsupported("no markup")
-        # the bytes after every "<"; for end tags, after "</"
-        w = a[np.minimum(lt[:, None] + _OFFSETS, n_bytes - 1)]
-        is_end = w[:, 0] == 47
-        name = np.where(is_end[:, None], w[:, 1:], w[:, :-1])
-        name |= ((name - 65) < 26).astype(np.uint8) << 5  # ASCII lower case
-        word = _WORD[name]
-        first_non_word = word.argmin(axis=1)
-        rows = np.arange(len(lt))
-        run = np.where(word[rows, first_non_word], _WINDOW, first_non_word)  # length of the \w run
-        nxt = name[rows, np.minimum(run, _WINDOW - 1)]
-        code = np.ascontiguousarray(name[:, :8] * (_COL8 < run[:, None])).view(">u8").ravel()
-        pos = np.minimum(np.searchsorted(_CODES, code), len(_CODES) - 1)
-        hit = (_CODES[pos] == code) & (_LENS[pos] == run)
-        for r in np.flatnonzero(hit & (run > 8)).tolist():  # blockquote, plaintext: check the rest
-            if name[r, :run[r]].tobytes().decode() != _NAMES[pos[r]]:
-                hit[r] = False
-        flags = _FLAGS[np.where(hit, pos, -1)]
+
+        # the name after every "<" (after "</" for end tags): ASCII lower case, its \w run, what follows it
+        is_end = a[lt + 1] == 47  # (the string ends with ">")
         start = ~is_end
-        comment = start & (w[:, 0] == 33) & (w[:, 1] == 45) & (w[:, 2] == 45)
-        # A name followed by a non-ASCII character: \b, \s and case folding are Unicode matters. Decide with the
-        # original str regexes; a noise block or structural tag there is left to the per-node path.
-        for r in np.flatnonzero((nxt >= 128) & (run <= 10)).tolist():
+        first = lt + 1 + is_end
+        name = _window(a, first)
+        comment = start & ((name.view(">u8").ravel() >> np.uint64(40)) == 0x212D2D)  # "<!--"
+        name |= ((name - 65) < 26).astype(np.uint8) << 5
+        word = ((name - 97) < 26) | ((name - 48) < 10) | (name == 95)
+        run = word.argmin(axis=1) + word.all(axis=1) * 8  # 8: 8 or more
+        nxt = name.ravel()[_ROW8[:n] + np.minimum(run, 7)]
+        code = name.view(">u8").ravel() & _MASKS[run]
+        ident = _SLOTS[(code * _MULT) >> _SHIFT]
+        ident = np.where((_CODES[ident] != code) | (_LENS[ident] != run), len(_NAMES), ident)
+        flags = _FLAGS[ident]
+        # 8 characters or more: is it one of the names of 8 (noscript, ...) or 9-10 (plaintext, blockquote)?
+        for r in ((run == 8) & ((ident < len(_NAMES)) | (code == _BLOCKQUO) | (code == _PLAINTEX))).nonzero()[0].tolist():
+            p = int(first[r])
+            e = _WORD_RUN.match(s, p).end()
+            ch = ord(s[e]) if e < size else 0
+            nxt[r] = 128 if ch >= 128 else ch | 32 if 65 <= ch <= 90 else ch
+            run[r] = min(e - p, 99)
+            flags[r] = _NAME_FLAGS.get(s[p:e].lower(), 0)
+        # a non-ASCII character right after a short name: \b, \s and case folding are Unicode matters there.
+        # Ask the original regexes; a noise block or structural tag starting there goes to the per-node path.
+        for r in ((nxt >= 128) & (run <= 10)).nonzero()[0].tolist():
             p = int(lt[r])
-            piece = b[p:p + 48].decode("utf-8", "ignore")
-            if _NOISE_START_STR.match(piece) or _STRUCTURAL_OPEN.match(piece):
+            if _NOISE_START.match(s, p, p + 24) or _STRUCTURAL_OPEN.match(s, p, p + 24):
                 raise _Unsupported("non-ASCII after a tag name")
         if (flags & _F_PLAIN).any():
             raise _Unsupported("plaintext")
-        lexbor_name = _LEXBOR_END[nxt]
+        exact = (nxt == 32) | (nxt == 62)  # lexbor writes a space or ">" after a tag name
+        # <script-x> is a noise block to the regex but no script to lexbor; \b needs an ASCII non-word character;
+        # of end tags only blob names matter
+        flags &= np.where(is_end, _F_BLOB, np.where(exact, -1, _F_NOISE | _F_STRUCT) & np.where(nxt >= 128, ~_F_NOISE, -1))
 
-        # noise blocks: exactly the regex's left-to-right matches over the whole string
-        noise_start, noise_end = [], []
-        cands = np.flatnonzero(comment | (start & ((flags & _F_NOISE) != 0) & (nxt < 128)))
-        last = 0
-        for r, p in zip(cands.tolist(), lt[cands].tolist()):
-            if p < last:
-                continue
-            if comment[r]:
-                e = b.find(b"-->", p + 4)
-                if e < 0:
-                    continue
-                e += 3
-            else:
-                tag = _NAMES[pos[r]]
-                m = _NOISE_END[tag].search(b, p + 1 + len(tag))
-                if m is None:
-                    continue
-                e = m.end()
-            noise_start.append(p)
-            noise_end.append(e)
-            last = e
-        self.noise_start, self.noise_end = noise_start, noise_end
-
-        # characters counted (outside tags and noise blocks, not blank) and structural tags, outside noise
-        ns = np.array(noise_start, dtype=np.int64)
-        ne = np.array(noise_end, dtype=np.int64)
-        if len(ns):
-            k = np.searchsorted(ns, lt, "right") - 1
-            lt_out = (k < 0) | (lt >= ne[k])
-            k = np.searchsorted(ns, gt, "right") - 1
-            gt_keep = gt[(k < 0) | (gt >= ne[k])]
-        else:
-            lt_out = np.ones(len(lt), dtype=bool)
-            gt_keep = gt
-        lt_keep = lt[lt_out]
-        # outside noise, "<" and ">" alternate: then ``<[^>]*>`` matches are exactly these pairs
-        if len(lt_keep) != len(gt_keep) or not (lt_keep < gt_keep).all() or not (gt_keep[:-1] < lt_keep[1:]).all():
-            raise _Unsupported("unbalanced angle brackets")
-        cov_start = np.concatenate((lt_keep, ns))
-        cov_end = np.concatenate((gt_keep + 1, ne))
-        order = np.argsort(cov_start, kind="stable")
-        cov_start, cov_end = cov_start[order], cov_end[order]
-        if not (cov_start[1:] >= cov_end[:-1]).all():
-            raise _Unsupported("overlapping tags and noise")
-        bounds = np.empty(2 * len(cov_start) + 1, dtype=np.int64)
-        bounds[0] = 0
-        bounds[1::2] = cov_start
-        bounds[2::2] = cov_end
-        lengths = np.diff(bounds, append=n_bytes)
-        covered = np.repeat(np.resize(np.array([False, True]), len(lengths)), lengths)
-        counted = _COUNTED[a] & ~covered
-        if _NBSP in b:
-            nb = np.flatnonzero((a[:-1] == 0xC2) & (a[1:] == 0xA0))
-            counted[nb] = False
-        self.counted = counted
-        struct = lt_out & start & ((flags & _F_STRUCT) != 0) & _STRUCT_END[nxt]
-        self.struct_pos = lt[struct].tolist()
-
-        # the element structure: tokens outside comments and raw-text contents
-        opaque_start, opaque_end = [], []
-        cands = np.flatnonzero(comment | (start & ((flags & _F_RAW) != 0) & lexbor_name))
-        last = 0
-        for r, p in zip(cands.tolist(), lt[cands].tolist()):
-            if p < last:
-                continue
-            if comment[r]:
-                e = b.find(b"-->", p + 4)
-                if e < 0:
-                    raise _Unsupported("open comment")
-                opaque_start.append(p)
-                opaque_end.append(e + 3)
-                last = e + 3
-            else:
-                tag_end = b.find(b">", p)
-                e = b.find(b"</" + _NAMES[pos[r]].encode() + b">", tag_end)
+        # noise blocks (the regex's matches, left to right) and comments / raw-text contents (no tokens inside)
+        dashes = gt[(a[gt - 1] == 45) & (a[gt - 2] == 45)]  # the ">" of every "-->"
+        comments = comment.nonzero()[0]
+        cands = (comment | ((flags & (_F_NOISE | _F_RAW)) != 0)).nonzero()[0]
+        cand_lt = lt[cands].tolist()
+        cand_end = [0] * len(cands)  # noise block's end, or 0: none
+        raw_end = [0] * len(cands)  # (start, end) of a raw-text content, or 0
+        if len(comments):
+            if not len(dashes):
+                raise _Unsupported("open comment")
+            at = np.searchsorted(dashes, lt[comments] + 6)  # the first "-->" after "<!--"
+            if at[-1] >= len(dashes):
+                raise _Unsupported("open comment")
+            for i, e in zip(np.searchsorted(cands, comments).tolist(), (dashes[at] + 1).tolist()):
+                cand_end[i] = raw_end[i] = e
+        for i in ((flags[cands] & (_F_NOISE | _F_RAW)) != 0).nonzero()[0].tolist():
+            r = int(cands[i])
+            p = cand_lt[i]
+            tag = _NAMES[ident[r]]
+            if flags[r] & _F_NOISE:
+                m = _NOISE_END[tag].search(s, p + 1 + len(tag))
+                if m is not None:
+                    cand_end[i] = m.end()
+            if flags[r] & _F_RAW and exact[r]:
+                tag_end = s.find(">", p) + 1
+                e = s.find("</" + tag + ">", tag_end)
                 if e < 0:
                     raise _Unsupported("open raw text")
-                opaque_start.append(tag_end + 1)
-                opaque_end.append(e)
-                last = e
+                raw_end[i] = (tag_end, e)
+        noise_start, noise_end, opaque_start, opaque_end = [], [], [], []
+        last_noise = last_opaque = 0
+        for p, e, o in zip(cand_lt, cand_end, raw_end):
+            if e and p >= last_noise:
+                noise_start.append(p)
+                noise_end.append(e)
+                last_noise = e
+            if o and p >= last_opaque:
+                if o.__class__ is tuple:
+                    p, o = o
+                opaque_start.append(p)
+                opaque_end.append(o)
+                last_opaque = o
+        self.noise_start, self.noise_end = noise_start, noise_end
+
+        # outside noise blocks "<" and ">" alternate, so ``<[^>]*>`` matches are exactly these pairs
+        if noise_start:
+            ns = np.array(noise_start, dtype=np.int64)
+            ne = np.array(noise_end, dtype=np.int64)
+            k = np.searchsorted(ns, lt, "right") - 1
+            out = (k < 0) | (lt >= ne[k])
+            lt_out = lt[out]
+            k = np.searchsorted(ns, gt, "right") - 1
+            gt_out = gt[(k < 0) | (gt >= ne[k])]
+            struct = out & ((flags & _F_STRUCT) != 0)
+        else:
+            lt_out, gt_out = lt, gt
+            struct = (flags & _F_STRUCT) != 0
+        m = len(lt_out)
+        if m != len(gt_out) or not m or not (lt_out < gt_out).all() or not (gt_out[:-1] < lt_out[1:]).all():
+            raise _Unsupported("unbalanced angle brackets")
+        # characters counted: not blank, not inside a tag (from "<" to ">") nor a noise block
+        counted = _stretches(lt_out, gt_out + 1, size)
+        counted &= (a != 32) & (a != 10) & (a != 9) & (a != 13) & (a != 160)
+        if noise_start:
+            j = np.searchsorted(lt_out, ns) - 1
+            if ((j >= 0) & (gt_out[j] >= ns)).any():
+                raise _Unsupported("noise block inside a tag")
+            counted &= _stretches(ns, ne, size)
+        self.counted = counted
+        self.struct_pos = lt[struct & start & _STRUCT_END[nxt]].tolist()
+
+        # the elements: tokens outside comments and raw-text contents
         if opaque_start:
-            os_ = np.array(opaque_start, dtype=np.int64)
-            k = np.searchsorted(os_, lt, "right") - 1
-            tok = np.flatnonzero((k < 0) | (lt >= np.array(opaque_end, dtype=np.int64)[k]))
+            k = np.searchsorted(np.array(opaque_start, dtype=np.int64), lt, "right") - 1
+            tok = ((k < 0) | (lt >= np.array(opaque_end, dtype=np.int64)[k])).nonzero()[0]
         else:
             tok = rows
-        t_start = start[tok]
-        first = name[tok, 0]
-        if not ((first - 97) < 26).all():  # every token must be <letter... or </letter...
+        if not ((name[tok, 0] - 97) < 26).all():  # every token is <letter... or </letter...
             raise _Unsupported("odd token")
-        t_flags = np.where(lexbor_name[tok], flags[tok], 0)
-        # svg/math/template: opaque blobs from their start tag to the matching end tag
-        blob_tok = np.flatnonzero((t_flags & _F_BLOB) != 0)
-        t_close = None
-        if len(blob_tok):
-            inside = np.zeros(len(tok) + 1, dtype=np.int64)
-            t_close = {}
-            open_i, open_name, depth = -1, -1, 0
-            t_pos = pos[tok]
-            for i in blob_tok.tolist():
-                nm = int(t_pos[i])
-                if open_i < 0:
-                    if not t_start[i]:
-                        raise _Unsupported("stray end tag")
-                    open_i, open_name, depth = i, nm, 1
-                elif nm == open_name:
-                    depth += 1 if t_start[i] else -1
-                    if depth == 0:
-                        t_close[open_i] = i
-                        inside[open_i + 1] += 1
-                        inside[i + 1] -= 1
-                        open_i = -1
-            if open_i >= 0:
-                raise _Unsupported("open blob")
-            keep = np.cumsum(inside[:-1]) == 0
-            old_index = np.flatnonzero(keep)
-            t_close = {int(np.searchsorted(old_index, o)): c for o, c in t_close.items()}
-            close_tok = {k: int(tok[c]) for k, c in t_close.items()}  # token -> row of its end tag
-            tok, t_start, t_flags = tok[keep], t_start[keep], t_flags[keep]
-        else:
-            close_tok = {}
-        void = (t_flags & _F_VOID) != 0
-        blob = (t_flags & _F_BLOB) != 0
-        delta = np.where(t_start, np.where(void | blob, 0, 1), -1)
-        depth = np.cumsum(delta)
-        if depth[-1] != 0 or (len(depth) > 1 and depth[:-1].min() < 1) or not t_start[0]:
-            raise _Unsupported("unbalanced tags")
-        # pair every start tag with its end tag: per level, starts and ends alternate
-        nz = np.flatnonzero(delta)
-        key = np.where(delta[nz] > 0, depth[nz] - 1, depth[nz])
-        order = nz[np.argsort(key, kind="stable")]
-        opens, closes = order[0::2], order[1::2]
-        if not ((delta[opens] > 0).all() and (delta[closes] < 0).all() and (code[tok[opens]] == code[tok[closes]]).all()):
-            raise _Unsupported("unpaired tags")
+        t_start = start[tok]
+        t_flags = flags[tok]
+        t_code = code[tok]
         t_lt = lt[tok]
-        tag_end = gt[np.searchsorted(gt, t_lt)]  # the ">" closing each token (attribute values hold no ">")
-        end_byte = tag_end + 1  # void: the start tag alone
-        end_byte[opens] = tag_end[closes] + 1
-        for t, c in close_tok.items():
-            end_byte[t] = gt[np.searchsorted(gt, lt[c])] + 1
-        self.t_lt, self.end_byte, self.blob = t_lt, end_byte, blob
-        self.level = depth - delta  # a start token's parent depth
-        self.depth = depth
-        self.t_start = t_start
-        self.last = np.searchsorted(t_lt, end_byte)  # first token after the element
+        blob_end = {}
+        blobs = (t_flags & _F_BLOB).nonzero()[0]
+        if len(blobs):  # from the blob's start tag to its end tag, counting nested ones of the same name
+            keep = np.ones(len(tok), dtype=bool)
+            open_at, open_code, nested = -1, 0, 0
+            for i, c, st in zip(blobs.tolist(), t_code[blobs].tolist(), t_start[blobs].tolist()):
+                if open_at < 0:
+                    if not st:
+                        raise _Unsupported("stray end tag")
+                    open_at, open_code, nested = i, c, 1
+                elif c == open_code:
+                    nested += 1 if st else -1
+                    if not nested:
+                        blob_end[open_at] = s.find(">", int(t_lt[i])) + 1
+                        keep[open_at + 1:i + 1] = False
+                        open_at = -1
+            if open_at >= 0:
+                raise _Unsupported("open blob")
+            kept = keep.nonzero()[0]
+            blob_end = {int(np.searchsorted(kept, i)): e for i, e in blob_end.items()}
+            t_start, t_flags, t_code, t_lt = t_start[kept], t_flags[kept], t_code[kept], t_lt[kept]
+        if ((t_flags & _F_RAW) > (t_flags & _F_NOISE)).any():  # xmp, noembed, noframes: raw text, no noise
+            raise _Unsupported("raw text outside noise")
+        delta = t_start.astype(np.int64) * 2 - 1
+        delta[(t_flags & (_F_VOID | _F_BLOB)) != 0] = 0
+        depth = np.cumsum(delta)
+        if depth[-1] != 0 or depth[:-1].min() < 1 or not t_start[0]:
+            raise _Unsupported("unbalanced tags")
+        # each start tag's end tag: per level, start and end tags alternate
+        nz = delta.nonzero()[0]
+        level = depth[nz] - (delta[nz] > 0)
+        if level[-1] < 32767:  # (the deepest level is the first one's) radix sort
+            level = level.astype(np.int16)
+        order = nz[np.argsort(level, kind="stable")]
+        opens, closes = order[0::2], order[1::2]
+        if not (t_start[opens].all() and not t_start[closes].any() and (t_code[opens] == t_code[closes]).all()):
+            raise _Unsupported("unpaired tags")
+        end_of = np.arange(len(t_lt))  # void elements and blobs end with their start tag
+        end_of[opens] = closes
+        self.end_of = end_of
+        self.t_lt = t_lt
+        self.blob_end = blob_end
 
-    def children(self, t: int):
-        """Token indices of element ``t``'s element children."""
-        lo, hi = t + 1, int(self.last[t])
-        sub = np.flatnonzero(self.t_start[lo:hi] & (self.level[lo:hi] == self.depth[t]))
-        return (sub + lo).tolist()
-
-    def stats(self, t: int) -> tuple[int, int]:
-        p0, p1 = int(self.t_lt[t]), int(self.end_byte[t])
+    def stats(self, p0: int, p1: int) -> tuple[int, int]:
+        """(characters, structural tags) of s[p0:p1], an element's serialisation."""
         ns = self.noise_start
-        k = bisect.bisect_right(ns, p0) - 1
-        inside = k >= 0 and ns[k] < p0 < self.noise_end[k]
-        k = bisect.bisect_left(ns, p1) - 1
-        crosses = k >= 0 and ns[k] >= p0 and self.noise_end[k] > p1
-        if inside or crosses:  # a regex match would start or end outside this element: count its own markup
-            return _stats_of_markup(self.b[p0:p1].decode("utf-8"))
-        return (int(np.count_nonzero(self.counted[p0:p1])),
-                bisect.bisect_left(self.struct_pos, p1) - bisect.bisect_left(self.struct_pos, p0))
+        if ns:
+            k = bisect.bisect_right(ns, p0) - 1
+            odd = k >= 0 and ns[k] < p0 < self.noise_end[k]  # inside a noise block that began before it
+            k = bisect.bisect_left(ns, p1) - 1
+            if odd or (k >= 0 and ns[k] >= p0 and self.noise_end[k] > p1):  # or one running past its end
+                return _stats_of_markup(self.s[p0:p1])
+        sp = self.struct_pos
+        return int(np.count_nonzero(self.counted[p0:p1])), bisect.bisect_left(sp, p1) - bisect.bisect_left(sp, p0)
 
-    def tag(self, t: int) -> str:
-        p = int(self.t_lt[t]) + 1
-        return self.b[p:p + 64].split(b">", 1)[0].split(b" ", 1)[0].decode("utf-8", "replace")
+    def element(self, k: int) -> tuple[int, int]:
+        """The span of token ``k``'s element."""
+        e = self.blob_end.get(k)
+        if e is None:  # after the ">" of its end tag (attribute values hold no ">")
+            e = self.s.find(">", self.t_lt.item(self.end_of.item(k))) + 1
+        return self.t_lt.item(k), e
+
+    def children(self, k: int) -> list[int]:
+        end, kids = self.end_of.item(k), []
+        k += 1
+        while k < end:
+            kids.append(k)
+            k = self.end_of.item(k) + 1
+        return kids
+
+    def tag(self, k: int) -> str:
+        return _LEXBOR_NAME.match(self.s, self.t_lt.item(k) + 1).group()
 
 
 def _content_node_slow(body):
@@ -379,17 +429,30 @@ def _content_node_slow(body):
     return node, path  # pathological nesting: stop descending, keep what is below
 
 
+def _nth_element_child(node, i: int, count: int):
+    if 2 * i < count:
+        child = node.first_element_child
+        for _ in range(i):
+            child = child.next_element_sibling
+    else:
+        child = node.last_element_child
+        for _ in range(count - 1 - i):
+            child = child.previous_element_sibling
+    return child
+
+
 def _content_node_fast(body):
     shadow = _Shadow(body.html)
-    t, node, path = 0, body, ["body"]
-    chars = shadow.stats(0)[0]
+    k, node, path = 0, body, ["body"]
+    chars = shadow.stats(0, len(shadow.s))[0]
     while len(path) <= MAX_DEPTH:
-        kids = shadow.children(t)
-        if node.child_element_count != len(kids):
+        kids = shadow.children(k)
+        count = node.child_element_count
+        if count != len(kids):
             raise _Unsupported("child count")
         best = None
-        for i, c in enumerate(kids):
-            n, struct = shadow.stats(c)
+        for i, kid in enumerate(kids):
+            n, struct = shadow.stats(*shadow.element(kid))
             if not n:
                 continue
             density = n / max(struct, 1)
@@ -398,14 +461,11 @@ def _content_node_fast(body):
         if best is None or best[1] * 2 <= chars:
             return node, path
         _, chars, i = best
-        t = kids[i]
-        if shadow.blob[t]:
+        k = kids[i]
+        if k in shadow.blob_end:
             raise _Unsupported("descent into a blob")
-        child = node.first_element_child
-        for _ in range(i):
-            child = child.next_element_sibling
-        node = child
-        if node.tag != shadow.tag(t):
+        node = _nth_element_child(node, i, count)
+        if node.tag != shadow.tag(k):
             raise _Unsupported("tag mismatch")
         path.append(node.tag)
     return node, path
@@ -424,16 +484,21 @@ def content_node(body):
 
 
 def keep_only(node, root) -> int:
-    """Remove every sibling along the path from ``node`` up to ``root``; returns nodes removed."""
+    """Remove every sibling along the path from ``node`` up to ``root``; returns nodes removed.
+
+    One ``replace_children`` per ancestor that has other children: removing the siblings one by one
+    would wrap each of them in a Python object first.
+    """
     removed = 0
     while node is not None and node is not root:
-        while node.previous_sibling is not None:
-            node.previous_sibling.decompose()
-            removed += 1
-        while node.next_sibling is not None:
-            node.next_sibling.decompose()
-            removed += 1
-        node = node.parent
+        parent = node.parent
+        if parent is None:
+            break
+        count = len(parent.child_nodes)
+        if count > 1:
+            parent.replace_children(node)
+            removed += count - 1
+        node = parent
     return removed
 
 

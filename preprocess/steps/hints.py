@@ -1,0 +1,47 @@
+"""Class/id hint filter: drop elements whose class or id names a page part that is never main content.
+
+Comment threads, sidebars, footers, share bars, "related" and "most read"
+boxes, menus, breadcrumbs, pagers and sponsor slots are named as such in the
+markup of most sites. The rule is Readability's "unlikely candidates" (the
+BlogBuster part tokens say the same for blogs): an element whose class or id
+contains one of ``UNLIKELY`` and none of ``MAYBE`` (article, body, content,
+main, post, entry, story, ...) is dropped with everything below it. ``<body>``
+and ``<html>`` never are. Lexbor's CSS engine finds the candidates
+(``[class*=comment i]`` ...), so only they reach Python; a drop is a mark that
+tag removal skips (``drop_element``), not a tree edit. Composes with every
+cleaner (``--drop-hinted``); measured with ``webprune eval-cleaning``.
+"""
+from __future__ import annotations
+
+import re
+
+from preprocess.document import Document
+from preprocess.steps.base import Step
+from preprocess.steps.tags import drop_element
+
+UNLIKELY = ("-ad-", "ad-break", "agegate", "banner", "breadcrumb", "combx", "comment", "community", "disqus",
+            "extra", "footer", "gdpr", "header", "legends", "menu", "nav", "pager", "pagination", "popup", "promo",
+            "related", "remark", "replies", "rss", "share", "shoutbox", "sidebar", "skyscraper", "social",
+            "sponsor", "supplemental", "widget")
+_MAYBE = re.compile(r"and|article|body|column|content|main|shadow|post|entry|story", re.I)
+_SELECTOR = ",".join(f'[class*="{w}" i],[id*="{w}" i]' for w in UNLIKELY)
+_NEVER = ("html", "body", "a")
+
+
+class HintFilter(Step):
+    name = "hints"
+
+    def process(self, doc: Document) -> Document | None:
+        body = doc.tree.body if doc.tree is not None else None
+        if body is None:
+            return doc
+        dropped = 0
+        # .values(): one call; indexing resiliparse's node lists costs milliseconds per item
+        for el in body.query_selector_all(_SELECTOR).values():
+            if el.tag in _NEVER or _MAYBE.search(f"{el.class_name or ''} {el.id or ''}"):
+                continue
+            drop_element(el)
+            dropped += 1
+        if dropped:
+            self.stat_update("elements_dropped", dropped)
+        return doc
