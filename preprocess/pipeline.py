@@ -72,6 +72,11 @@ def cleaning_steps(opts: CleanOptions) -> list[Step]:
         from preprocess.cleaners.feeds import FeedsCleaner
 
         steps.append(FeedsCleaner(opts.extra.get("feed_templates", {})))
+    kitten = opts.kitten if opts.kitten is not None else opts.cleaner != "tags"  # tags stays the plain baseline
+    if kitten:
+        from preprocess.cleaners.kitten import KittenNormalise
+
+        steps.append(KittenNormalise())
     steps.append(TagRemoval(line_features=line_features))
     if opts.cleaner == "sitediff":  # compares the written blocks of a host's pages, after tag removal
         from preprocess.cleaners.sitediff import SiteDiffCleaner
@@ -81,6 +86,10 @@ def cleaning_steps(opts: CleanOptions) -> list[Step]:
         from preprocess.steps.links import LinkDensityFilter
 
         steps.append(LinkDensityFilter(opts.max_link_density))
+    if kitten:
+        from preprocess.cleaners.kitten import KittenPunctuate
+
+        steps.append(KittenPunctuate())
     return steps
 
 

@@ -16,8 +16,10 @@ PAGE = f"""<html><head><title>Bees</title></head><body>
 </body></html>""".encode()
 
 
-def clean(html: bytes, cleaner="density"):
-    return Pipeline(CleanOptions(cleaner=cleaner)).process([Document(id="p", content_type="text/html", raw=html)])
+def clean(html: bytes, cleaner="density", kitten=False):
+    """The cleaner alone (Kitten normalisation, on by default for DOM cleaners, is tested in test_kitten)."""
+    opts = CleanOptions(cleaner=cleaner, kitten=kitten)
+    return Pipeline(opts).process([Document(id="p", content_type="text/html", raw=html)])
 
 
 def test_density_keeps_the_article_blocks_and_drops_navigation_and_footer():
@@ -28,6 +30,8 @@ def test_density_keeps_the_article_blocks_and_drops_navigation_and_footer():
     assert stats.counts["density.nodes_removed"] > 0
     tags, _ = clean(PAGE, "tags")
     assert "Home" in tags[0]["contents"]  # tag removal alone keeps the menu
+    default, _ = Pipeline(CleanOptions(cleaner="density")).process([Document(id="p", content_type="text/html", raw=PAGE)])
+    assert "Queen, Drone." in default[0]["contents"].split("\n")  # with Kitten: a short list is one sentence
 
 
 def test_pages_without_body_framesets_and_deep_nesting_get_an_outcome():

@@ -1,0 +1,440 @@
+"""``kitten``: HTML normalisation for text output (seed paper "Kitten").
+
+Two steps. :class:`KittenNormalise` rewrites the parsed tree (after Parse and any
+DOM cleaner, before TagRemoval) so that tag removal writes sentences rather
+than fragments; :class:`KittenPunctuate` then ends every text block with
+sentence-final punctuation, so a sentence splitter never glues two blocks.
+
+What the normaliser does:
+
+* ``<abbr>``/``<acronym>`` with a ``title``: the expansion goes in brackets
+  after the text, ``WHO (World Health Organization)`` (not when the text
+  already holds it).
+* Tables, innermost first (reverse document order):
+
+  - **data table** -- no nested table, >= 2 rows, >= 2 columns, no block
+    content (p, div, lists, headings, ...) in its cells and no cell over
+    ``MAX_CELL_CHARS``: replaced by one ``<p>`` per row. With a header (the
+    rows of ``<thead>``, else the leading rows made of ``<th>`` cells only;
+    several header rows are combined per column) a row reads
+    ``header ; data / header ; data.`` -- header i paired with cell i,
+    colspans expanded, an empty header gives the bare cell, an empty cell is
+    left out. Without a header a row reads ``cell ; cell ; cell.``: the same
+    ``;`` that joins header and data, so a headerless two-column table (nearly
+    always key/value) reads ``Born ; 1950.``. A caption is its own ``<p>``
+    first. Rowspans are not expanded; markup inside the cells (links) is lost.
+  - **layout table** -- anything else (nested tables, one column, one row,
+    block content, long cells). Tag removal already ends a line at every
+    ``<tr>`` and at block elements inside cells, but glues the inline text of
+    the cells of one row (``<td>a</td><td>b</td>`` -> ``a b``). So every cell
+    that is not the last of its row gets a ``<br>`` at its end: each cell its
+    own block, nothing else changes.
+
+* Lists (``ul``/``ol``), innermost first:
+
+  - **link list** -- every ``<li>`` with text has fewer than
+    ``LINK_ITEM_MAX_WORDS`` words, all of them inside ``<a>``: removed
+    (``kitten.link_lists_removed``).
+  - **list with block items** (an item holds p/div/table/ul/...): left as it
+    is; tag removal writes each block, KittenPunctuate ends it.
+  - **short items** (median item text < ``SHORT_ITEM_CHARS`` characters):
+    one ``<p>``, items joined with ", " and ended with ".". The items' markup
+    is kept (links stay links for TagRemoval's ``line_features``). A short
+    list nested in an ``<li>`` becomes inline ``(a, b)`` after the item's
+    text instead, so the outer list is judged on ``blue (navy, sky)``.
+  - **long items**: one ``<p>`` per item, ``<br>`` inside it turned into a
+    space, "." added where the item has no final full stop.
+
+List items joined with ", " get no comma after an item that already ends
+in a separator (``,;:|/·•-``) or a full stop.
+
+Speed: no Python walk over the tree. One CSS query finds the tables, lists and
+abbreviations, one more (after the data tables are gone) the layout cells to
+split. Each list and each leaf table is serialised once (``.html``) and read
+with regexes (lexbor's serialisation is well-formed: every element closed,
+attributes double-quoted, tags lower case); a rewritten list or table is
+replaced by one element whose content is set as HTML in one call. Each node
+wrapper resiliparse makes costs a Python weakref, so as few are made as
+possible. Bounds for pathological pages: serialisation is capped per page
+(``MAX_SERIALISED_CHARS``; deeply nested lists would otherwise be serialised
+once per level; past the cap the rest is left to tag removal,
+``kitten.budget_exhausted``) and so are the ``<br>`` insertions
+(``MAX_SPLIT_CELLS``; lexbor checks the ancestors on every insertion).
+
+Counters (``kitten.*``): abbr_expanded, tables_data, tables_headerless,
+table_rows, tables_empty_removed, tables_layout, cells_split, cells_not_split,
+link_lists_removed, lists_flattened, lists_flattened_inline, lists_split,
+lists_block_items_kept, budget_exhausted, no_tree; ``kitten_punct.lines_punctuated``.
+"""
+from __future__ import annotations
+
+import html as htmllib
+import re
+from statistics import median
+
+from preprocess.document import Document
+from preprocess.steps.base import Step
+
+SHORT_ITEM_CHARS = 60       # median item length below which a list becomes one sentence
+LINK_ITEM_MAX_WORDS = 5     # link-list items have fewer words than this
+MAX_CELL_CHARS = 200        # a cell longer than this holds prose: the table is layout
+MAX_COLSPAN = 50            # colspan="1000" must not make a 1000-column header
+MAX_SERIALISED_CHARS = 20_000_000  # per page: bounds the cost of pathological nesting
+MAX_SPLIT_CELLS = 100_000   # per page: each <br> insertion costs O(depth) in lexbor (~20 us on real pages)
+
+# KittenPunctuate leaves a line ending in one of these alone: the brief's set (.!?:;…"')» and CJK 。！？)
+# plus typographic closing quotes and full-width forms.
+FINAL_PUNCT = frozenset(".!?:;…\"')»”’。！？．：；」』")
+# The sentences kitten writes itself (table rows, list items) end in a full stop proper, maybe inside
+# closing quotes or brackets: "blue (navy, sky)" or "Price:" get a ".".
+_STOPS = frozenset(".!?…。！？．")
+_CLOSERS = "\"')]»”’」』"
+# An item ending in one of these already separates itself from the next: no ", " after it.
+_JOINERS = frozenset(",;:|/·•-–—")
+
+_NOISE_TAGS = ("script", "style", "noscript", "template", "svg", "math", "iframe", "object", "select",
+               "textarea", "button")
+# All patterns below read lexbor's serialisation: tags and attribute names lower case, no re.I needed
+# (it made the tag patterns 2.5x slower).
+_NOISE_START = re.compile(r"<(?:!--|" + "|".join(_NOISE_TAGS) + r")")
+_NOISE_BLOCK = re.compile(r"<!--.*?-->|<(" + "|".join(_NOISE_TAGS) + r")\b.*?</\1\s*>", re.S)
+_SPACED_TAGS = ("p", "div", "br", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6",
+                "table", "caption", "tr", "td", "th", "thead", "tbody", "tfoot", "section", "article", "aside",
+                "nav", "header", "footer", "main", "blockquote", "pre", "form", "fieldset", "center", "address",
+                "hr", "figure", "figcaption", "details", "summary", "option", "img")
+_SPACED_TAG = re.compile(r"</?(?:" + "|".join(_SPACED_TAGS) + r")\b[^>]*>")
+_TAG = re.compile(r"<[^>]*>")
+# Elements that make a table cell or a list item "block content" (tag removal breaks lines at them).
+BLOCK_TAGS = ("p", "div", "ul", "ol", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre",
+              "section", "article", "aside", "nav", "header", "footer", "main", "form", "fieldset", "center",
+              "address", "hr", "figure")
+_BLOCK_OPEN = re.compile(r"<(?:" + "|".join(BLOCK_TAGS) + r")\b")
+_LIST_OPEN = re.compile(r"<(?:ul|ol)\b")
+_LI_OPEN = re.compile(r"<li\b[^>]*>")
+_ITEM_ENDS = ("</li>", "</ul>", "</ol>")
+_BR = re.compile(r"<br\b[^>]*>")
+_LINK = re.compile(r"<a\b[^>]*>.*?</a>", re.S)
+_WORD = re.compile(r"\w")
+_SECTION = re.compile(r"<(thead|tbody|tfoot)\b[^>]*>(.*?)</\1>", re.S)
+_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.S)
+_CELL = re.compile(r"<(td|th)\b([^>]*)>(.*?)</\1>", re.S)
+_CAPTION = re.compile(r"<caption\b[^>]*>(.*?)</caption>", re.S)
+_COLSPAN = re.compile(r"\bcolspan=\"\s*(\d+)")
+_SEP = "\x00"  # joins chunks for one regex pass; no tag or entity spans it
+_LAYOUT_CELLS = "td:not(:last-child),th:not(:last-child)"
+_QUERY = "table,ul,ol,abbr[title],acronym[title]"
+
+
+# -- text of serialised HTML ---------------------------------------------------
+def _strip_markup(markup: str, exact: bool = True) -> str:
+    if "<" in markup:
+        if _NOISE_START.search(markup):
+            markup = _NOISE_BLOCK.sub(" ", markup)
+        markup = _TAG.sub("", _SPACED_TAG.sub(" ", markup)) if exact else _TAG.sub(" ", markup)
+    if "&" in markup:
+        markup = htmllib.unescape(markup)
+    return markup
+
+
+def visible_text(markup: str, exact: bool = True) -> str:
+    """Text of serialised HTML as tag removal would write it, on one line.
+
+    Script/style/... and comments dropped, block tags and ``<br>`` become a space
+    (lexbor's ``.text`` would glue ``a<br>b`` into ``ab`` and keep script code),
+    inline tags vanish, entities are decoded, whitespace collapsed. With
+    ``exact=False`` (list statistics: lengths, word counts) every tag becomes a
+    space, one regex pass fewer.
+    """
+    return " ".join(_strip_markup(markup, exact).split())
+
+
+def visible_texts(chunks: list[str], exact: bool = True) -> list[str]:
+    """:func:`visible_text` of each chunk, in one regex pass over them all (per-call overhead is
+    what the regexes cost on a list's short items)."""
+    if len(chunks) < 2 or any(_SEP in c for c in chunks):
+        return [visible_text(c, exact) for c in chunks]
+    return [" ".join(t.split()) for t in _strip_markup(_SEP.join(chunks), exact).split(_SEP)]
+
+
+def item_inner(markup: str) -> str:
+    """An item's markup without the closing tags and whitespace at its end (a list item's chunk of
+    the serialised list ends in ``</li>``, the last one in ``</li></ul>``)."""
+    markup = markup.rstrip()
+    while markup.endswith(_ITEM_ENDS):
+        markup = markup[:-5].rstrip()
+    return _BR.sub(" ", markup) if "<br" in markup else markup
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` ends in a full stop (``.!?…``, possibly inside closing quotes or brackets)."""
+    core = text.rstrip(_CLOSERS)
+    return bool(core) and core[-1] in _STOPS
+
+
+def end_sentence(text: str) -> str:
+    """``text`` with a "." added unless it already ends a sentence."""
+    return text if not text or ends_sentence(text) else text + "."
+
+
+def element_children(node):
+    """Element children by sibling links (``children``/``child_nodes`` cost ~20x more in resiliparse)."""
+    child = node.first_element_child
+    while child is not None:
+        yield child
+        child = child.next_element_sibling
+
+
+def nodes(node_list) -> list:
+    """A resiliparse node list as a Python list.
+
+    Quirk (resiliparse 2.0.1): iterating a ``query_selector_all`` result, ``list()`` of it or indexing
+    it is quadratic in its length (5,000 matches: ~2 minutes); ``.values()`` is linear (20,000: 0.1 s).
+    """
+    return node_list.values()
+
+
+# -- tables ------------------------------------------------------------------------
+def _colspan(attrs: str) -> int:
+    m = _COLSPAN.search(attrs) if "colspan" in attrs else None
+    return min(max(int(m.group(1)), 1), MAX_COLSPAN) if m else 1
+
+
+def parse_leaf_table(markup: str) -> tuple[str, list[tuple[bool, list[tuple[str, int, str]]]]]:
+    """(caption markup, rows) of a serialised table without nested tables.
+
+    Each row is (in <thead>, cells) and each cell (tag, colspan, inner markup).
+    """
+    cap = _CAPTION.search(markup)
+    sections = [(m.group(1).lower() == "thead", m.group(2)) for m in _SECTION.finditer(markup)]
+    if not sections:  # lexbor always wraps rows in <tbody>; a tree edited by hand may not
+        sections = [(False, markup)]
+    rows = []
+    for in_head, body in sections:
+        for row in _ROW.finditer(body):
+            rows.append((in_head, [(c.group(1).lower(), _colspan(c.group(2)), c.group(3))
+                                   for c in _CELL.finditer(row.group(1))]))
+    return (cap.group(1) if cap else ""), rows
+
+
+def table_lines(caption: str, rows, texts: list[list[str]]) -> tuple[list[str], bool]:
+    """The sentences a data table is rewritten to, and whether it had a header."""
+    head = [r for r, (in_head, _) in enumerate(rows) if in_head]
+    if not head:  # leading rows of <th> cells only
+        for r, (_, cells) in enumerate(rows):
+            if not cells or any(tag != "th" for tag, _, _ in cells):
+                break
+            head.append(r)
+    data = [r for r in range(len(rows)) if r not in head]
+    if not data:  # nothing but header rows: read them as plain rows
+        head, data = [], list(range(len(rows)))
+    lines = [caption] if caption else []
+    if not head:
+        lines += [end_sentence(" ; ".join(t for t in texts[r] if t)) for r in data]
+        return [line for line in lines if line], False
+    headers: list[list[str]] = []
+    for r in head:
+        col = 0
+        for (_, span, _), text in zip(rows[r][1], texts[r]):
+            for c in range(col, col + span):
+                while len(headers) <= c:
+                    headers.append([])
+                if text and (not headers[c] or headers[c][-1] != text):
+                    headers[c].append(text)
+            col += span
+    joined = [" ".join(h) for h in headers]
+    for r in data:
+        parts, col = [], 0
+        for (_, span, _), text in zip(rows[r][1], texts[r]):
+            head_text = joined[col] if col < len(joined) else ""
+            if text:
+                parts.append(f"{head_text} ; {text}" if head_text and head_text != text else text)
+            col += span
+        lines.append(end_sentence(" / ".join(parts)))
+    return [line for line in lines if line], True
+
+
+def _escape(text: str) -> str:
+    return htmllib.escape(text, quote=False)
+
+
+class KittenNormalise(Step):
+    """Rewrite tables, lists and abbreviations in ``doc.tree`` so tag removal writes sentences."""
+
+    name = "kitten"
+
+    def process(self, doc: Document) -> Document | None:
+        tree = doc.tree
+        root = tree.document if tree is not None else None
+        if root is None:
+            self.stat_update("no_tree")
+            return doc
+        self._tree, self._budget = tree, MAX_SERIALISED_CHARS
+        # One query for all three kinds (each query is a pass over the whole tree); the order of
+        # work: abbreviations first (their expansion belongs in the table and list text), then
+        # tables, then lists, each innermost first (reverse document order).
+        found = nodes(root.query_selector_all(_QUERY))
+        tables, lists = [], []
+        for el in found:
+            tag = el.tag
+            if tag == "table":
+                tables.append(el)
+            elif tag in ("ul", "ol"):
+                lists.append(el)
+            else:
+                self.expand_abbreviation(el)
+        try:
+            for table in reversed(tables):
+                if self._budget <= 0:
+                    self.stat_update("budget_exhausted")
+                    break
+                self.normalise_table(table)
+            for lst in reversed(lists):
+                if self._budget <= 0:
+                    self.stat_update("budget_exhausted")
+                    break
+                self.normalise_list(lst)
+            if tables:
+                self.split_layout_cells(root)  # data tables are gone by now: every cell left is layout
+        finally:
+            self._tree = None
+        return doc
+
+    def _serialise(self, node) -> str:
+        markup = node.html or ""
+        self._budget -= len(markup)
+        return markup
+
+    def _block(self, tag: str, inner_html: str):
+        el = self._tree.create_element(tag)
+        el.html = inner_html
+        return el
+
+    # -- abbreviations -------------------------------------------------------
+    def expand_abbreviation(self, el) -> None:
+        title = " ".join((el.getattr("title") or "").split())
+        text = " ".join((el.text or "").split())
+        if title and text and title.lower() not in text.lower():
+            el.after(self._tree.create_text_node(f" ({title})"))
+            self.stat_update("abbr_expanded")
+
+    # -- tables --------------------------------------------------------------
+    def normalise_table(self, table) -> None:
+        """Rewrite a data table; a layout table is only counted (its cells are split afterwards)."""
+        if table.query_selector("table") is not None:
+            self.stat_update("tables_layout")
+            return
+        markup = self._serialise(table)
+        if markup.count("<tr") < 2 or _BLOCK_OPEN.search(markup, markup.find(">") + 1):
+            self.stat_update("tables_layout")
+            return
+        caption, rows = parse_leaf_table(markup)
+        if not rows:
+            return
+        ncols = max(sum(span for _, span, _ in cells) for _, cells in rows)
+        if len(rows) < 2 or ncols < 2:
+            self.stat_update("tables_layout")
+            return
+        flat = [m for _, cells in rows for _, _, m in cells]
+        flat_texts = visible_texts(flat + [caption] if caption else flat)
+        if any(len(t) > MAX_CELL_CHARS for t in flat_texts):
+            self.stat_update("tables_layout")
+            return
+        texts, i = [], 0
+        for _, cells in rows:
+            texts.append(flat_texts[i:i + len(cells)])
+            i += len(cells)
+        lines, has_header = table_lines(flat_texts[-1] if caption else "", rows, texts)
+        if not lines:  # rows of empty cells (spacers, image grids without alt text): nothing to write
+            table.decompose()
+            self.stat_update("tables_empty_removed")
+            return
+        table.replace_with(self._block("div", "".join(f"<p>{_escape(line)}</p>" for line in lines)))
+        self.stat_update("tables_data" if has_header else "tables_headerless")
+        self.stat_update("table_rows", len(lines))
+
+    def split_layout_cells(self, root) -> None:
+        """A ``<br>`` at the end of every cell that is not the last of its row (data tables are gone by now)."""
+        cells = nodes(root.query_selector_all(_LAYOUT_CELLS))
+        if len(cells) > MAX_SPLIT_CELLS:
+            self.stat_update("cells_not_split", len(cells) - MAX_SPLIT_CELLS)
+            cells = cells[:MAX_SPLIT_CELLS]
+        for cell in cells:
+            cell.append_child(self._tree.create_element("br"))
+        if cells:
+            self.stat_update("cells_split", len(cells))
+
+    # -- lists ---------------------------------------------------------------
+    def normalise_list(self, lst) -> None:
+        # One serialisation of the whole list, read with regexes; an <li> wrapper is made only for a
+        # nested list whose every word is link text.
+        whole = self._serialise(lst)
+        start = whole.find(">") + 1
+        body = whole[start:]
+        nested = _LIST_OPEN.search(body) is not None
+        if "<a" in body and not _WORD.search(_strip_markup(_LINK.sub(" ", body), exact=False)):
+            # every word is link text: a link list if every item is short
+            if nested:  # splitting at <li> would cut the nested lists' items out of their parent item
+                markup = [self._serialise(li) for li in element_children(lst) if li.tag == "li"]
+            else:
+                markup = _LI_OPEN.split(body)[1:]
+            texts = visible_texts(markup, exact=False)
+            if any(texts) and all(len(t.split()) < LINK_ITEM_MAX_WORDS for t in texts):
+                lst.decompose()
+                self.stat_update("link_lists_removed")
+                return
+        if nested or _BLOCK_OPEN.search(body):
+            self.stat_update("lists_block_items_kept")
+            return
+        markup = _LI_OPEN.split(body)[1:]
+        texts = visible_texts(markup, exact=False)
+        items = [(item_inner(m), t) for m, t in zip(markup, texts) if t]
+        if not items:
+            return
+        if median(len(t) for _, t in items) < SHORT_ITEM_CHARS:
+            self.flatten_list(lst, items)
+        else:
+            lst.replace_with(self._block("div", "".join(f"<p>{m}{'' if ends_sentence(t) else '.'}</p>"
+                                                        for m, t in items)))
+            self.stat_update("lists_split")
+
+    def flatten_list(self, lst, items: list[tuple[str, str]]) -> None:
+        """One ``<p>``: the items' markup joined with ", ", ended with ".".
+
+        A list nested in an item becomes an inline ``(a, b)`` instead, so the
+        outer item still reads as one sentence: ``blue (navy, sky)``.
+        """
+        parent = lst.parent
+        inline = parent is not None and parent.tag == "li"
+        parts = []
+        for i, (m, text) in enumerate(items):
+            parts.append(m)
+            if i < len(items) - 1:
+                parts.append(" " if text[-1] in _JOINERS or ends_sentence(text) else ", ")
+            elif not inline and not ends_sentence(text):
+                parts.append(".")
+        sentence = "".join(parts)
+        lst.replace_with(self._block("span", f" ({sentence})") if inline else self._block("p", sentence))
+        self.stat_update("lists_flattened_inline" if inline else "lists_flattened")
+
+
+class KittenPunctuate(Step):
+    """End every line of ``doc.text`` with sentence-final punctuation ("." where there is none).
+
+    Runs after TagRemoval; ``doc.title`` is left alone. The line count does not
+    change, so per-line features (``doc.meta["link_density"]``) stay aligned.
+    """
+
+    name = "kitten_punct"
+
+    def process(self, doc: Document) -> Document | None:
+        if not doc.text:
+            return doc
+        changed, lines = 0, doc.text.split("\n")
+        for i, line in enumerate(lines):
+            if line and line[-1] not in FINAL_PUNCT:
+                lines[i] = line + "."
+                changed += 1
+        if changed:
+            doc.text = "\n".join(lines)
+            self.stat_update("lines_punctuated", changed)
+        return doc
