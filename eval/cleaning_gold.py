@@ -52,6 +52,8 @@ class GoldPage:
 
 
 def _decode(data: bytes) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # five Dragnet gold files are UTF-16 with a BOM
+        return data.decode("utf-16")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
