@@ -31,14 +31,22 @@ _NEVER = ("html", "body", "a")
 class HintFilter(Step):
     name = "hints"
 
+    def __init__(self, max_share: float = 0.5):
+        super().__init__()
+        self.max_share = max_share
+
     def process(self, doc: Document) -> Document | None:
         body = doc.tree.body if doc.tree is not None else None
         if body is None:
             return doc
         dropped = 0
+        limit = self.max_share * len(body.text or "")
         # .values(): one call; indexing resiliparse's node lists costs milliseconds per item
         for el in body.query_selector_all(_SELECTOR).values():
             if el.tag in _NEVER or _MAYBE.search(f"{el.class_name or ''} {el.id or ''}"):
+                continue
+            if len(el.text or "") > limit:  # a "header" left open around the whole page: never drop most of it
+                self.stat_update("kept_large")
                 continue
             drop_element(el)
             dropped += 1

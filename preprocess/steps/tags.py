@@ -78,6 +78,25 @@ def lines_with_link_density(minimal_html: str) -> tuple[list[str], list[float]]:
     return lines, density
 
 
+MAX_TITLE_CHARS = 500
+
+
+def clean_title(raw: str) -> tuple[str, bool]:
+    """The page title on one line, and whether it had to be cut.
+
+    A ``<title>`` left open (or closed with a mangled tag) makes the HTML parser read the rest
+    of the page, markup and all, as title text: on 12 of the 621 L3S-GN1 pages that was thousands
+    of words of script. Such a title is cut at its first ``<`` and at ``MAX_TITLE_CHARS``.
+    """
+    title = tidy_lines(raw or "").replace("\n", " ")
+    cut = False
+    if "<" in title and len(title) > 100:
+        title, cut = title.split("<", 1)[0].rstrip(), True
+    if len(title) > MAX_TITLE_CHARS:
+        title, cut = title[:MAX_TITLE_CHARS].rsplit(" ", 1)[0], True
+    return title, cut
+
+
 class TagRemoval(Step):
     name = "tags"
 
@@ -87,7 +106,9 @@ class TagRemoval(Step):
 
     def process(self, doc: Document) -> Document | None:
         tree = doc.tree
-        doc.title = tidy_lines(tree.title or "").replace("\n", " ")
+        doc.title, cut = clean_title(tree.title)
+        if cut:
+            self.stat_update("title_cut")
         if self.line_features:
             lines, density = lines_with_link_density(
                 extract_plain_text(tree, preserve_formatting="minimal_html", links=True, **_OPTIONS))
