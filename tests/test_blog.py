@@ -68,3 +68,62 @@ def test_blog_rules_beat_density_on_real_blog_pages():
                             or [{"contents": ""}])[0]["contents"], p.gold_text())["f1"] for p in pages]
         f1[cleaner] = sum(scores) / len(scores)
     assert f1["blog"] > f1["density"] + 0.05, f1
+
+
+def test_one_walk_back_finds_what_post_title_and_post_date_find():
+    from resiliparse.parse.html import HTMLTree
+
+    from preprocess.cleaners.blog import _titles_and_dates, find_posts, post_date, post_title
+
+    pages = [p for p in gold_pages(shared(), ["dragnet"]) if re.search(rb"hentry|post-title", p.input.read_bytes())][:30]
+    checked = 0
+    for p in pages:
+        body = HTMLTree.parse_from_bytes(p.input.read_bytes(), "utf-8").body
+        posts = find_posts(body)
+        assert _titles_and_dates(posts) == [{"title": post_title(x), "date": post_date(x)} for x in posts]
+        checked += len(posts)
+    assert checked > 30
+
+
+def _keep_posts_reference(body, posts) -> int:
+    """keep_posts as it was: a walk over every child of every kept node."""
+    keep = set(posts)
+    for post in posts:
+        p = post.parent
+        while p is not None and p.tag != "body":
+            keep.add(p)
+            p = p.parent
+    removed, stack = 0, [body]
+    while stack:
+        node = stack.pop()
+        child = node.first_child
+        while child is not None:
+            nxt = child.next_sibling
+            if child in keep:
+                if child not in posts:
+                    stack.append(child)
+            else:
+                child.decompose()
+                removed += 1
+            child = nxt
+    return removed
+
+
+def test_keep_posts_matches_the_walk_for_nested_unordered_and_stray_posts():
+    import random
+
+    from resiliparse.parse.html import HTMLTree
+
+    from preprocess.cleaners.blog import keep_posts
+
+    page = ("<html><head><title>t</title></head><body>x<div id=a>1<p id=b>2<span id=c>3</span></p><p id=d>4</p> "
+            "<!--c--> </div>y<div id=e><p id=f>5</p><p id=g>6<b id=h>7</b></p></div>z</body></html>")
+    rng = random.Random(0)
+    for trial in range(200):
+        ids = rng.sample("abcdefgh", rng.randint(0, 4))
+        out = []
+        for fn in (_keep_posts_reference, keep_posts):
+            tree = HTMLTree.parse(page)
+            nodes = [tree.body.get_element_by_id(i) for i in ids] + ([tree.head] if trial % 9 == 0 else [])
+            out.append((fn(tree.body, nodes), tree.body.html))
+        assert out[0] == out[1], ids

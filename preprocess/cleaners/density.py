@@ -11,23 +11,26 @@ paragraphs, headings and list items as separate blocks (CleanEval's
 The counts are defined on lexbor's serialisation of a subtree (``subtree_stats``:
 script/style/... blocks and comments dropped, tags replaced by spaces, the
 remaining non-blank characters counted; structural start tags counted). Asking
-lexbor for each child's ``html`` at every level and running regexes over it cost
-~10 ms a page, so ``content_node`` serialises ``<body>`` ONCE and computes the
-same counts for every element from that one string (``_Shadow``): the UTF-8
-bytes go into numpy, every ``<`` is classified from the dozen bytes after it,
-and prefix counts give any element's characters and structural tags in O(1).
-This is not a second parser: it reads lexbor's own, well-formed output, where
+lexbor for each child's ``html`` at every level and running the regexes over it
+cost ~10 ms a page, so ``content_node`` serialises ``<body>`` ONCE and computes
+the same counts for every element from that one string (``_Shadow``): its code
+points go into numpy, every ``<`` is classified from the 8 characters after it
+(packed into a uint64), the noise blocks are the regex's own matches, and a mask
+of counted characters plus the sorted structural-tag positions give any
+element's counts by ``count_nonzero`` and bisection.
+
+This is no second parser: it tokenises lexbor's own, well-formed output, where
 ``<`` and ``>`` are escaped in text and attribute values, every non-void element
-has an end tag, and only comments and the contents of raw-text elements
-(script, style, ...) can hold unescaped markup; those are skipped as whole
-tokens. The descent runs on that shadow structure (the k-th element in the
-serialisation is the k-th element child in the DOM) and then follows the same
-child indices in the real tree, checking tag names and child counts on the way.
-Anything the shadow does not model exactly (a ``<plaintext>``, unbalanced
-markup, a tag name with characters that case-fold onto ASCII, a regex match that
-would cross an element's boundary, a descent into ``<svg>``/``<template>``) makes
-that element, or the page, fall back to the per-node ``subtree_stats`` path, so
-the chosen node is the same one ``subtree_stats`` would choose.
+has an end tag, and only comments and raw-text contents (script, style, ...) can
+hold unescaped markup (those are skipped whole), so the k-th element child in
+the serialisation is the k-th element child in the DOM. The descent runs on that
+shadow structure and follows the same child indices in the real tree, checking
+child counts and tag names on the way. Whatever the shadow does not model
+exactly (a ``<plaintext>``, a script whose content holds ``</script>``, a tag
+name followed by a non-ASCII character, a noise block that would start inside an
+element and end outside it, a descent into ``<svg>``/``<template>``, ...) sends
+that element, or the whole page, to the per-node ``subtree_stats`` path, so the
+chosen node is the one ``subtree_stats`` chooses (about 0.5% of pages).
 """
 from __future__ import annotations
 
@@ -184,8 +187,32 @@ def _window(a: np.ndarray, first: np.ndarray) -> np.ndarray:
     return out
 
 
-_ROW8 = np.arange(0, 8 << 20, 8)  # row starts of an (n, 8) array, flattened
+_B7F, _B80, _B5F = np.uint64(0x7F7F7F7F7F7F7F7F), np.uint64(0x8080808080808080), np.uint64(0x5F5F5F5F5F5F5F5F)
+
+
+def _ge(h: np.ndarray, c: int) -> np.ndarray:
+    """High bit of each byte of ``h`` (bytes below 128) set where the byte is >= c."""
+    return h + np.uint64((0x80 - c) * 0x0101010101010101)
+
+
 _BLOCKQUO, _PLAINTEX = np.uint64(_pack("blockquo")), np.uint64(_pack("plaintex"))
+
+
+def _tags(brackets: np.ndarray, opening: np.ndarray):
+    """Tags in a run of brackets: the first "<" after a ">" (or at the start) opens one, the next ">" closes it.
+
+    Returns the indices (into ``brackets``) of the opening "<"s, the positions of the closing ">"s, and
+    whether a ">" closed nothing or a "<" was left open.
+    """
+    prev = np.empty_like(opening)
+    prev[0] = False
+    prev[1:] = opening[:-1]
+    opens = opening & ~prev
+    closes = prev & ~opening
+    n_close = int(np.count_nonzero(closes))
+    n_gt = len(opening) - int(np.count_nonzero(opening))
+    stray = n_close != n_gt or int(np.count_nonzero(opens)) != n_close
+    return opens.nonzero()[0][:n_close], brackets[closes], stray
 
 
 def _stretches(starts: np.ndarray, ends: np.ndarray, size: int) -> np.ndarray:
@@ -213,23 +240,29 @@ class _Shadow:
         s = self.s = html
         a = _units(html)
         size = len(a)
-        lt = (a == 60).nonzero()[0]
-        gt = (a == 62).nonzero()[0]
+        brackets = ((a == 60) | (a == 62)).nonzero()[0]
+        opening = a[brackets] == 60
+        lt = brackets[opening]
+        gt = brackets[~opening]
         n = len(lt)
         if n < 2 or len(gt) < 2:
             raise _Unsupported("no markup")
 
         # the name after every "<" (after "</" for end tags): ASCII lower case, its \w run, what follows it
-        is_end = a[lt + 1] == 47  # (the string ends with ">")
+        is_end = a[np.minimum(lt + 1, size - 1)] == 47
         start = ~is_end
         first = lt + 1 + is_end
-        name = _window(a, first)
-        comment = start & ((name.view(">u8").ravel() >> np.uint64(40)) == 0x212D2D)  # "<!--"
-        name |= ((name - 65) < 26).astype(np.uint8) << 5
-        word = ((name - 97) < 26) | ((name - 48) < 10) | (name == 95)
-        run = word.argmin(axis=1) + word.all(axis=1) * 8  # 8: 8 or more
-        nxt = name.ravel()[_ROW8[:n] + np.minimum(run, 7)]
-        code = name.view(">u8").ravel() & _MASKS[run]
+        v = _window(a, first).view(">u8").ravel()  # 8 characters a row, packed big-endian: SWAR from here
+        comment = start & ((v >> np.uint64(40)) == 0x212D2D)  # "<!--"
+        ascii_ = ~v & _B80
+        h = v & _B7F
+        v |= (_ge(h, 0x41) & ~_ge(h, 0x5B) & ascii_) >> np.uint64(2)  # ASCII lower case
+        h = v & _B7F
+        word = ((_ge(h, 0x30) & ~_ge(h, 0x3A)) | (_ge(h, 0x61) & ~_ge(h, 0x7B)) | ~(((h ^ _B5F) + _B7F))) & ascii_
+        # the \w run: leading word bytes, from the highest set bit of the non-word ones (none: frexp gives 0)
+        run = ((64 - np.frexp((~word & _B80).astype(np.float64))[1]) >> 3).astype(np.int64)  # 8: 8 or more
+        nxt = ((v >> (np.uint64(56) - (np.minimum(run, 7) << 3).astype(np.uint64))) & np.uint64(255)).astype(np.int64)
+        code = v & _MASKS[run]
         ident = _SLOTS[(code * _MULT) >> _SHIFT]
         ident = np.where((_CODES[ident] != code) | (_LENS[ident] != run), len(_NAMES), ident)
         flags = _FLAGS[ident]
@@ -252,7 +285,8 @@ class _Shadow:
         exact = (nxt == 32) | (nxt == 62)  # lexbor writes a space or ">" after a tag name
         # <script-x> is a noise block to the regex but no script to lexbor; \b needs an ASCII non-word character;
         # of end tags only blob names matter
-        flags &= np.where(is_end, _F_BLOB, np.where(exact, -1, _F_NOISE | _F_STRUCT) & np.where(nxt >= 128, ~_F_NOISE, -1))
+        flags &= np.where(exact, np.where(is_end, _F_BLOB, -1), np.where(is_end, 0, _F_NOISE | _F_STRUCT)) \
+            & np.where(nxt >= 128, ~_F_NOISE, -1)
 
         # noise blocks (the regex's matches, left to right) and comments / raw-text contents (no tokens inside)
         dashes = gt[(a[gt - 1] == 45) & (a[gt - 2] == 45)]  # the ">" of every "-->"
@@ -269,20 +303,22 @@ class _Shadow:
                 raise _Unsupported("open comment")
             for i, e in zip(np.searchsorted(cands, comments).tolist(), (dashes[at] + 1).tolist()):
                 cand_end[i] = raw_end[i] = e
-        for i in ((flags[cands] & (_F_NOISE | _F_RAW)) != 0).nonzero()[0].tolist():
-            r = int(cands[i])
-            p = cand_lt[i]
-            tag = _NAMES[ident[r]]
-            if flags[r] & _F_NOISE:
-                m = _NOISE_END[tag].search(s, p + 1 + len(tag))
-                if m is not None:
-                    cand_end[i] = m.end()
-            if flags[r] & _F_RAW and exact[r]:
-                tag_end = s.find(">", p) + 1
-                e = s.find("</" + tag + ">", tag_end)
-                if e < 0:
-                    raise _Unsupported("open raw text")
-                raw_end[i] = (tag_end, e)
+        tagged = ((flags[cands] & (_F_NOISE | _F_RAW)) != 0).nonzero()[0]
+        rows_t = cands[tagged]
+        for i, f, ex, nm in zip(tagged.tolist(), flags[rows_t].tolist(), exact[rows_t].tolist(), ident[rows_t].tolist()):
+            tag = _NAMES[nm]
+            close = "</" + tag + ">"
+            after = cand_lt[i] + 1 + len(tag)
+            e = s.find(close, after)
+            if f & _F_NOISE:  # the regex's first </tag\s*> (any case): this one, unless some "</" comes before it
+                if e >= 0 and s.find("</", after, e) < 0:
+                    cand_end[i] = e + len(close)
+                else:
+                    m = _NOISE_END[tag].search(s, after)
+                    if m is not None:
+                        cand_end[i] = m.end()
+            if f & _F_RAW and ex:  # (the start tag holds no "<")
+                raw_end[i] = (s.find(">", after) + 1, e)  # -1: open (fine if it is skipped)
         noise_start, noise_end, opaque_start, opaque_end = [], [], [], []
         last_noise = last_opaque = 0
         for p, e, o in zip(cand_lt, cand_end, raw_end):
@@ -293,46 +329,65 @@ class _Shadow:
             if o and p >= last_opaque:
                 if o.__class__ is tuple:
                     p, o = o
+                    if o < 0:
+                        raise _Unsupported("open raw text")
                 opaque_start.append(p)
                 opaque_end.append(o)
                 last_opaque = o
         self.noise_start, self.noise_end = noise_start, noise_end
 
-        # outside noise blocks "<" and ">" alternate, so ``<[^>]*>`` matches are exactly these pairs
+        # the tags: from a "<" to the next ">" (a "<" in between is part of the tag: lexbor writes attribute
+        # names as they came, "<" included), outside comments and raw-text contents
+        rows = np.cumsum(opening) - 1  # row of each "<" bracket
+        if opaque_start:
+            os_ = np.array(opaque_start, dtype=np.int64)
+            oe = np.array(opaque_end, dtype=np.int64)
+            k = np.searchsorted(os_, brackets, "right") - 1
+            kept = ((k < 0) | (brackets >= oe[k])).nonzero()[0]
+            at, tag_gt, stray = _tags(brackets[kept], opening[kept])
+            before = np.searchsorted(brackets[kept], os_) - 1  # what precedes a comment must end a tag
+            if (opening[kept[before[before >= 0]]]).any():
+                raise _Unsupported("comment inside a tag")
+            at = kept[at]
+        else:
+            at, tag_gt, stray = _tags(brackets, opening)
+        if stray:
+            raise _Unsupported("stray >")
+        tag_lt = brackets[at]
+        tok = rows[at]
+        # ``<[^>]*>`` finds the same tags outside noise blocks, as long as comments and raw-text contents lie
+        # inside noise blocks
         if noise_start:
             ns = np.array(noise_start, dtype=np.int64)
             ne = np.array(noise_end, dtype=np.int64)
+            if opaque_start:
+                k = np.searchsorted(ns, os_, "right") - 1
+                if ((k < 0) | (ne[k] < oe)).any():
+                    raise _Unsupported("raw text outside noise")
+            j = np.searchsorted(tag_lt, ns) - 1
+            if ((j >= 0) & (tag_gt[j] >= ns)).any():
+                raise _Unsupported("noise block inside a tag")
             k = np.searchsorted(ns, lt, "right") - 1
-            out = (k < 0) | (lt >= ne[k])
-            lt_out = lt[out]
-            k = np.searchsorted(ns, gt, "right") - 1
-            gt_out = gt[(k < 0) | (gt >= ne[k])]
-            struct = out & ((flags & _F_STRUCT) != 0)
+            struct = ((k < 0) | (lt >= ne[k])) & ((flags & _F_STRUCT) != 0)
         else:
-            lt_out, gt_out = lt, gt
+            if opaque_start:
+                raise _Unsupported("raw text outside noise")
             struct = (flags & _F_STRUCT) != 0
-        m = len(lt_out)
-        if m != len(gt_out) or not m or not (lt_out < gt_out).all() or not (gt_out[:-1] < lt_out[1:]).all():
-            raise _Unsupported("unbalanced angle brackets")
         # characters counted: not blank, not inside a tag (from "<" to ">") nor a noise block
-        counted = _stretches(lt_out, gt_out + 1, size)
+        counted = _stretches(tag_lt, tag_gt + 1, size)
         counted &= (a != 32) & (a != 10) & (a != 9) & (a != 13) & (a != 160)
         if noise_start:
-            j = np.searchsorted(lt_out, ns) - 1
-            if ((j >= 0) & (gt_out[j] >= ns)).any():
-                raise _Unsupported("noise block inside a tag")
             counted &= _stretches(ns, ne, size)
         self.counted = counted
-        self.struct_pos = lt[struct & start & _STRUCT_END[nxt]].tolist()
+        self.struct_pos = lt[struct & start & _STRUCT_END[nxt]].tolist()  # (the regex looks at every "<")
 
-        # the elements: tokens outside comments and raw-text contents
-        if opaque_start:
-            k = np.searchsorted(np.array(opaque_start, dtype=np.int64), lt, "right") - 1
-            tok = ((k < 0) | (lt >= np.array(opaque_end, dtype=np.int64)[k])).nonzero()[0]
-        else:
-            tok = rows
-        if not ((name[tok, 0] - 97) < 26).all():  # every token is <letter... or </letter...
-            raise _Unsupported("odd token")
+        # the elements: start and end tags
+        lead = v[tok] >> np.uint64(56)
+        if not ((lead - np.uint64(97)) < np.uint64(26)).all():  # <letter... or </letter...
+            pi = lead == 63  # <?...>: a processing instruction (lexbor keeps "<?php ...>"), not an element
+            if not (((lead - np.uint64(97)) < np.uint64(26)) | pi).all():
+                raise _Unsupported("odd token")
+            tok = tok[~pi]
         t_start = start[tok]
         t_flags = flags[tok]
         t_code = code[tok]
@@ -358,12 +413,12 @@ class _Shadow:
             kept = keep.nonzero()[0]
             blob_end = {int(np.searchsorted(kept, i)): e for i, e in blob_end.items()}
             t_start, t_flags, t_code, t_lt = t_start[kept], t_flags[kept], t_code[kept], t_lt[kept]
-        if ((t_flags & _F_RAW) > (t_flags & _F_NOISE)).any():  # xmp, noembed, noframes: raw text, no noise
+        if (((t_flags & _F_RAW) != 0) & ((t_flags & _F_NOISE) == 0)).any():  # xmp, noembed, noframes
             raise _Unsupported("raw text outside noise")
         delta = t_start.astype(np.int64) * 2 - 1
         delta[(t_flags & (_F_VOID | _F_BLOB)) != 0] = 0
         depth = np.cumsum(delta)
-        if depth[-1] != 0 or depth[:-1].min() < 1 or not t_start[0]:
+        if len(depth) < 2 or depth[-1] != 0 or depth[:-1].min() < 1 or not t_start[0]:
             raise _Unsupported("unbalanced tags")
         # each start tag's end tag: per level, start and end tags alternate
         nz = delta.nonzero()[0]
