@@ -7,9 +7,12 @@ BlogBuster part tokens say the same for blogs): an element whose class or id
 contains one of ``UNLIKELY`` and none of ``MAYBE`` (article, body, content,
 main, post, entry, story, ...) is dropped with everything below it. ``<body>``
 and ``<html>`` never are. Lexbor's CSS engine finds the candidates
-(``[class*=comment i]`` ...), so only they reach Python; a drop is a mark that
-tag removal skips (``drop_element``), not a tree edit. Composes with every
-cleaner (``--drop-hinted``); measured with ``webprune eval-cleaning``.
+(``[class*=comment i]`` ...), so only they reach Python. The outermost
+elements to drop are removed from the tree (the DOM cleaners after this step
+measure the page without them). An element holding more than ``max_share`` of
+the page's text is never dropped: a "header" div left open around the whole
+page would take the article with it. Composes with every cleaner
+(``--drop-hinted``); measured with ``webprune eval-cleaning``.
 """
 from __future__ import annotations
 
@@ -17,7 +20,6 @@ import re
 
 from preprocess.document import Document
 from preprocess.steps.base import Step
-from preprocess.steps.tags import drop_element
 
 UNLIKELY = ("-ad-", "ad-break", "agegate", "banner", "breadcrumb", "combx", "comment", "community", "disqus",
             "extra", "footer", "gdpr", "header", "legends", "menu", "nav", "pager", "pagination", "popup", "promo",
@@ -39,17 +41,22 @@ class HintFilter(Step):
         body = doc.tree.body if doc.tree is not None else None
         if body is None:
             return doc
-        dropped = 0
         limit = self.max_share * len(body.text or "")
-        # .values(): one call; indexing resiliparse's node lists costs milliseconds per item
+        drop, last = [], None
+        # .values(): one call; indexing resiliparse's node lists costs milliseconds per item.
+        # Matches come in document order, so one inside an element already dropped follows it.
         for el in body.query_selector_all(_SELECTOR).values():
-            if el.tag in _NEVER or _MAYBE.search(f"{el.class_name or ''} {el.id or ''}"):
+            if el.tag in _NEVER or (last is not None and last.contains(el)):
+                continue
+            if _MAYBE.search(f"{el.class_name or ''} {el.id or ''}"):
                 continue
             if len(el.text or "") > limit:  # a "header" left open around the whole page: never drop most of it
                 self.stat_update("kept_large")
                 continue
-            drop_element(el)
-            dropped += 1
-        if dropped:
-            self.stat_update("elements_dropped", dropped)
+            drop.append(el)
+            last = el
+        for el in drop:  # disjoint subtrees: removing one frees nothing another still points to
+            el.decompose()
+        if drop:
+            self.stat_update("elements_dropped", len(drop))
         return doc

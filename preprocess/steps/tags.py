@@ -21,23 +21,13 @@ from resiliparse.extract.html2text import extract_plain_text
 from preprocess.document import Document
 from preprocess.steps.base import Step
 
-DROP_ATTR = "data-webprune-drop"  # cleaners mark what they remove; extraction skips it (no DOM surgery)
 SKIP = ["script", "style", "noscript", "template", "svg", "math", "iframe", "object", "embed",
-        "select", "textarea", "button", f"[{DROP_ATTR}]"]
+        "select", "textarea", "button"]
 _ODD_SPACES = ("\t", "\u00a0", "\u200b", "\u3000")
 _TAG = re.compile(r"<[^>]*>")
 _LINK = re.compile(r"<a\b[^>]*>(.*?)</a>", re.S)
 _OPTIONS = dict(main_content=False, list_bullets=False, alt_texts=False, form_fields=False, noscript=False,
                 skip_elements=SKIP)
-
-
-def drop_element(el) -> None:
-    """Remove ``el`` from the written text: a mark tag removal skips.
-
-    Far cheaper than ``decompose()``, whose cost in resiliparse grows with the number of
-    live node objects (a page with hundreds of removals took seconds).
-    """
-    el.setattr(DROP_ATTR, "")
 
 
 def tidy_lines(text: str) -> str:
