@@ -4,7 +4,8 @@ Comment threads, sidebars, footers, share bars, "related" and "most read"
 boxes, menus, breadcrumbs, pagers and sponsor slots are named as such in the
 markup of most sites. The rule is Readability's "unlikely candidates" (the
 BlogBuster part tokens say the same for blogs): an element whose class or id
-contains one of ``UNLIKELY`` and none of ``MAYBE`` (article, body, content,
+contains one of ``UNLIKELY`` (Readability's list plus ``nav``, ``share`` and
+``promo``; not ``widget``, which is what Blogger calls its post container) and none of ``MAYBE`` (article, body, content,
 main, post, entry, story, ...) is dropped with everything below it. ``<body>``
 and ``<html>`` never are. Lexbor's CSS engine finds the candidates
 (``[class*=comment i]`` ...), so only they reach Python. The outermost
@@ -24,7 +25,7 @@ from preprocess.steps.base import Step
 UNLIKELY = ("-ad-", "ad-break", "agegate", "banner", "breadcrumb", "combx", "comment", "community", "disqus",
             "extra", "footer", "gdpr", "header", "legends", "menu", "nav", "pager", "pagination", "popup", "promo",
             "related", "remark", "replies", "rss", "share", "shoutbox", "sidebar", "skyscraper", "social",
-            "sponsor", "supplemental", "widget")
+            "sponsor", "supplemental")
 _MAYBE = re.compile(r"and|article|body|column|content|main|shadow|post|entry|story", re.I)
 _SELECTOR = ",".join(f'[class*="{w}" i],[id*="{w}" i]' for w in UNLIKELY)
 _NEVER = ("html", "body", "a")
