@@ -54,19 +54,24 @@ def subtree_stats(node) -> tuple[int, int]:
 def _content_node_slow(body):
     node, (chars, _), path = body, subtree_stats(body), ["body"]
     while len(path) <= MAX_DEPTH:
-        best = None
-        for child in element_children(node):
-            n, struct = subtree_stats(child)
-            if not n:
-                continue
-            density = n / max(struct, 1)
-            if best is None or density > best[0]:
-                best = (density, n, child)
+        best = _densest((subtree_stats(child), child) for child in element_children(node))
         if best is None or best[1] * 2 <= chars:
             return node, path
         _, chars, node = best
         path.append(node.tag)
     return node, path  # pathological nesting: stop descending, keep what is below
+
+
+def _densest(children):
+    """(density, characters, key) of the densest child with text: ``children`` yields ((chars, struct), key)."""
+    best = None
+    for (n, struct), key in children:
+        if not n:
+            continue
+        density = n / max(struct, 1)
+        if best is None or density > best[0]:
+            best = (density, n, key)
+    return best
 
 
 def _nth_element_child(node, i: int, count: int):
@@ -90,14 +95,7 @@ def _content_node_fast(body):
         count = node.child_element_count
         if count != len(kids):
             raise _Unsupported("child count")
-        best = None
-        for i, kid in enumerate(kids):
-            n, struct = shadow.stats(*shadow.element(kid))
-            if not n:
-                continue
-            density = n / max(struct, 1)
-            if best is None or density > best[0]:
-                best = (density, n, i)
+        best = _densest((shadow.stats(*shadow.element(kid)), i) for i, kid in enumerate(kids))
         if best is None or best[1] * 2 <= chars:
             return node, path
         _, chars, i = best
