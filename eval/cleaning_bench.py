@@ -343,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
                                  epilog="Tool ids, the +steps and what is scored: see eval/cleaning_bench.py.")
     ap.add_argument("--sets", default=",".join(FORMATS), help=f"comma list (default: {','.join(FORMATS)})")
     ap.add_argument("--limit", type=int, default=None, help="first N pages per set (quick runs)")
-    ap.add_argument("--cleaners", default=",".join(CLEANERS),
+    ap.add_argument("--cleaners", "--cleaner", default=",".join(CLEANERS),
                     help=f"webprune cleaners, comma list (default: all of CLEANERS = {','.join(CLEANERS)})")
     ap.add_argument("--tools", default=None,
                     help="comma list of tools, e.g. density,webprune/density+links,readability "
