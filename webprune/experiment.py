@@ -20,6 +20,7 @@ Outputs go to OUTPUT/: ``collections/<key>/``, ``indexes/<key>/``, ``runs/<varia
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -83,11 +84,23 @@ def ensure_model(cfg: dict, name: str) -> Path:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _cleaning_code_id() -> str:
+    """A hash of the preprocess package's source: a changed cleaner makes new collections, never stale reuse."""
+    import preprocess
+
+    root = Path(preprocess.__file__).parent
+    digest = hashlib.sha1()
+    for f in sorted(root.rglob("*.py")):
+        digest.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def _key(opts: CleanOptions, inputs: list[str]) -> str:
     """Collection/index folder name: the cleaner plus a hash of everything that changes the output."""
     model = Path(opts.prune_model).stat() if opts.prune_model else None
     model_id = [model.st_size, model.st_mtime_ns] if model else None  # a retrained model is a new collection
-    blob = json.dumps([opts.__dict__, inputs, model_id], sort_keys=True, default=str)
+    blob = json.dumps([opts.__dict__, inputs, model_id, _cleaning_code_id()], sort_keys=True, default=str)
     return f"{opts.cleaner}-{hashlib.sha1(blob.encode()).hexdigest()[:8]}"
 
 
