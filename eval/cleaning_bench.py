@@ -103,7 +103,7 @@ def _on_alarm(signum, frame):
 
 
 def tool_options(tool: str, settings: dict):
-    """CleanOptions of a webprune tool id ``webprune/<cleaner>[+links][+kitten|+nokitten][+prune]``."""
+    """CleanOptions of a webprune tool id ``webprune/<cleaner>[+hints][+links][+kitten|+nokitten][+prune]``."""
     from preprocess.pipeline import CleanOptions
 
     cleaner, *extras = tool[len(WP_PREFIX):].split("+")
@@ -197,7 +197,7 @@ def host_groups(pages: list) -> list[list[int]]:
 
     groups: dict = {}
     for i, p in enumerate(pages):
-        host = Document(id="", url=page_url(p.input.read_bytes()[:300_000])).host
+        host = Document(id="", url=page_url(p.input.read_bytes())).host
         groups.setdefault((p.set, host or f"#{i}"), []).append(i)
     return list(groups.values())
 

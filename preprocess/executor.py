@@ -2,8 +2,9 @@
 
 Both executors take an iterator of (key, batch) items and yield (key, docs, stats)
 in input order. A key of three parts (what, source, bucket) pins its batch to
-worker ``bucket % workers`` (per-host cleaners keep state per host). The Ray executor keeps at most ``2 x workers`` batches in flight,
-so memory stays flat however large the input; each actor builds its pipeline
+worker ``bucket % workers`` (per-host cleaners keep state per host). The Ray
+executor keeps at most ``2 x workers`` batches in flight, so memory stays flat
+however large the input; each actor builds its pipeline
 (and loads any model) once, at start. A batch whose actor dies is counted as
 ``failed.worker_crash`` and the run goes on with a restarted actor.
 """

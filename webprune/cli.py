@@ -6,6 +6,8 @@ import logging
 import sys
 from pathlib import Path
 
+from preprocess.pipeline import CLEANERS  # cheap: no Ray, no JVM
+
 log = logging.getLogger("webprune")
 
 
@@ -95,9 +97,6 @@ def _cmd_example(a) -> int:
     summary = run_example(a.output, workers=a.workers)
     print(summary["table"])
     return 0
-
-
-from preprocess.pipeline import CLEANERS  # noqa: E402  (cheap: no Ray, no JVM)
 
 
 def build_parser() -> argparse.ArgumentParser:

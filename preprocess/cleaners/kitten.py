@@ -72,6 +72,7 @@ import html as htmllib
 import re
 from statistics import median
 
+from preprocess.cleaners.density import element_children
 from preprocess.document import Document
 from preprocess.steps.base import Step
 
@@ -174,14 +175,6 @@ def ends_sentence(text: str) -> bool:
 def end_sentence(text: str) -> str:
     """``text`` with a "." added unless it already ends a sentence."""
     return text if not text or ends_sentence(text) else text + "."
-
-
-def element_children(node):
-    """Element children by sibling links (``children``/``child_nodes`` cost ~20x more in resiliparse)."""
-    child = node.first_element_child
-    while child is not None:
-        yield child
-        child = child.next_element_sibling
 
 
 def nodes(node_list) -> list:

@@ -33,7 +33,7 @@ from rapidfuzz.distance import LCSseq
 from preprocess.cleaners.density import DensityCleaner
 from preprocess.document import Document
 from preprocess.steps.base import Step
-from preprocess.steps.tags import TagRemoval
+from preprocess.steps.tags import TagRemoval, keep_lines
 
 MAX_REF_LINES = 5000  # a reference longer than this is cut: memory per host stays bounded
 
@@ -69,14 +69,9 @@ class SiteDiffCleaner(Step):
             return None
         return self.tags.process(doc)
 
-    def _reference(self, host: str, group: list[Document]) -> list[str] | None:
-        ref = self.refs.get(host)
-        if ref is not None:
-            self.refs.move_to_end(host)
-            return ref
-        by_size = sorted(group, key=lambda d: len(d.text))
-        ref = by_size[len(by_size) // 2].text.split("\n")[:MAX_REF_LINES]
-        self.refs[host] = ref
+    def _remember(self, host: str, lines: list[str]) -> list[str]:
+        """Make ``lines`` the host's reference (LRU: the least recently used host goes past ``max_hosts``)."""
+        ref = self.refs[host] = lines[:MAX_REF_LINES]
         if len(self.refs) > self.max_hosts:
             self.refs.popitem(last=False)
             self.stat_update("hosts_evicted")
@@ -89,12 +84,8 @@ class SiteDiffCleaner(Step):
         same = template_lines(lines, ref)
         if len(same) < self.min_shared * len(ref):
             return self._fallback(doc, "structure_differs")
-        keep = [i for i in range(len(lines)) if i not in same]
         self.stat_update("template_lines_removed", len(same))
-        doc.text = "\n".join(lines[i] for i in keep)
-        if "link_density" in doc.meta:
-            density = doc.meta["link_density"]
-            doc.meta["link_density"] = [density[i] for i in keep]
+        keep_lines(doc, lines, [i for i in range(len(lines)) if i not in same])
         return doc
 
     def process(self, doc: Document) -> Document | None:  # one page alone: no host to compare with
@@ -108,18 +99,18 @@ class SiteDiffCleaner(Step):
             try:
                 if not host:
                     results = [self._fallback(d, "no_host") for d in group]
-                else:
-                    known = host in self.refs
-                    ref = self._reference(host, group)
-                    if not known and len(group) == 1:  # the host's first page: nothing to compare with yet
-                        results = [self._fallback(group[0], "first_page")]
-                    else:
-                        # the reference page itself is compared with a neighbour in size
-                        by_size = sorted(group, key=lambda d: len(d.text))
-                        mid = len(by_size) // 2
-                        ref_doc = by_size[mid] if not known else None
-                        alt = by_size[mid - 1 if mid else 1].text.split("\n") if ref_doc is not None else None
-                        results = [self._diff(d, alt if d is ref_doc else ref) for d in group]
+                elif host in self.refs:
+                    self.refs.move_to_end(host)
+                    results = [self._diff(d, self.refs[host]) for d in group]
+                elif len(group) == 1:  # the host's first page: it becomes the reference, with nothing to compare
+                    self._remember(host, group[0].text.split("\n"))
+                    results = [self._fallback(group[0], "first_page")]
+                else:  # the median-size page is the reference; it is compared with its neighbour in size
+                    by_size = sorted(group, key=lambda d: len(d.text))
+                    ref_doc, alt_doc = by_size[len(by_size) // 2], by_size[len(by_size) // 2 - 1]
+                    ref = self._remember(host, ref_doc.text.split("\n"))
+                    alt = alt_doc.text.split("\n")
+                    results = [self._diff(d, alt if d is ref_doc else ref) for d in group]
             except Exception as exc:  # a bad group fails its pages, never the batch
                 for d in group:
                     self.drop(d, "sitediff_error", f"{type(exc).__name__}: {exc}", kind="failed")

@@ -5,9 +5,10 @@ boxes, menus, breadcrumbs, pagers and sponsor slots are named as such in the
 markup of most sites. The rule is Readability's "unlikely candidates" (the
 BlogBuster part tokens say the same for blogs): an element whose class or id
 contains one of ``UNLIKELY`` (Readability's list plus ``nav``, ``share`` and
-``promo``; not ``widget``, which is what Blogger calls its post container) and none of ``MAYBE`` (article, body, content,
-main, post, entry, story, ...) is dropped with everything below it. ``<body>``
-and ``<html>`` never are. Lexbor's CSS engine finds the candidates
+``promo``; not ``widget``, which is what Blogger calls its post container)
+and none of ``MAYBE`` (article, body, content, main, post, entry, story, ...)
+is dropped with everything below it. ``<html>``, ``<body>`` and links never
+are. Lexbor's CSS engine finds the candidates
 (``[class*=comment i]`` ...), so only they reach Python. The outermost
 elements to drop are removed from the tree (the DOM cleaners after this step
 measure the page without them). An element holding more than ``max_share`` of

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from preprocess.document import Document
 from preprocess.steps.base import Step
+from preprocess.steps.tags import keep_lines
 
 
 class LinkDensityFilter(Step):
@@ -31,9 +32,9 @@ class LinkDensityFilter(Step):
         keep = [i for i, d in enumerate(density) if d <= self.max_link_density]
         if len(keep) < len(lines):
             self.stat_update("lines_dropped", len(lines) - len(keep))
-            self.stat_update("chars_dropped", sum(len(lines[i]) + 1 for i in set(range(len(lines))) - set(keep)))
-            doc.text = "\n".join(lines[i] for i in keep)
-            doc.meta["link_density"] = [density[i] for i in keep]
+            # every line counts with its newline: all of them are len(text) + 1
+            self.stat_update("chars_dropped", len(doc.text) + 1 - sum(len(lines[i]) + 1 for i in keep))
+            keep_lines(doc, lines, keep)
         if not doc.text and not doc.title:
             return self.drop(doc, "empty", "every block was mostly links")
         return doc
