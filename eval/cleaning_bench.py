@@ -28,8 +28,10 @@ sees the page (``--keep-wrapper`` to keep it); it is an artefact of the corpus,
 not part of the page. Each page's URL (``eval.cleaning_gold.page_url``: the
 wrapper's id, else a canonical link or og:url) is passed to webprune; cleaners
 that compare the pages of a host (``sitediff``) get every page of a host of a
-set in one batch, as the preprocess driver groups a crawl window, and their CPU
-time is shared evenly by the pages of the batch.
+set in one batch, as the preprocess driver groups a crawl window, with the
+cleaner's per-host memory reset before each batch (so a score never depends on
+which worker saw which host first); their CPU time is shared evenly by the
+pages of the batch.
 
 Per tool, ONE process (a ``multiprocessing`` spawn pool of size ``--jobs``,
 default 1) runs the tool over all pages of all sets; the tool is imported and
@@ -137,6 +139,8 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
         pipe = Pipeline(tool_options(tool, settings))
 
         def call(pages: list[tuple[bytes, str]]) -> tuple[list[str], str | None]:
+            # a call is one host of one set: which worker saw which host before must not matter
+            pipe.reset()
             try:
                 docs = [Document(id=str(i), url=url, content_type="text/html", raw=raw)
                         for i, (raw, url) in enumerate(pages)]

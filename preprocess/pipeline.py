@@ -118,6 +118,11 @@ class Pipeline:
     def __init__(self, opts: CleanOptions):
         self.steps = build_steps(opts)
 
+    def reset(self) -> None:
+        """Forget per-host state (sitediff's references): batches after this are judged on their own."""
+        for step in self.steps:
+            step.reset()
+
     def process(self, docs: list[Document]) -> tuple[list[dict], Stats]:
         stats = Stats()
         stats.update("bytes_in", sum(len(d.raw or b"") for d in docs))

@@ -77,6 +77,9 @@ def test_reference_persists_across_batches_per_host():
     out, stats = pipe.process(docs([("http://a.example/later", story(7))]))  # alone now, but the host is known
     assert "Most read" not in out[0]["contents"] and stats.counts["sitediff.template_lines_removed"] == 6
     assert "sitediff.fallback.first_page" not in stats.counts
+    pipe.reset()  # references forgotten: the host's next lone page is its first again
+    out, stats = pipe.process(docs([("http://a.example/again", story(8))]))
+    assert stats.counts["sitediff.fallback.first_page"] == 1
 
 
 @pytest.mark.slow

@@ -61,6 +61,9 @@ class SiteDiffCleaner(Step):
         self.density = DensityCleaner()
         self.tags = TagRemoval(line_features=line_features)
 
+    def reset(self) -> None:
+        self.refs.clear()
+
     def _fallback(self, doc: Document, why: str) -> Document | None:
         """Clean the page alone with ``density`` (its tree is still there) and write it again."""
         self.stat_update(f"fallback.{why}")

@@ -30,6 +30,9 @@ class Step:
         self.stats.outcome(kind, reason, example=note)
         log.debug("%s %s by %s: %s", kind, doc.id, self.name, message or reason)
 
+    def reset(self) -> None:
+        """Forget what earlier batches taught the step (per-host state); most steps keep none."""
+
     def process(self, doc: Document) -> Document | None:
         """Return the document (possibly changed) or None after calling :meth:`drop`."""
         raise NotImplementedError
