@@ -1,52 +1,64 @@
-"""Turn ``--prune-percentile P`` into a perplexity threshold on a sample of the collection.
+"""Turn ``--prune-percentile P`` into a pruning threshold on a sample of the collection (a learning pass).
 
 KenLM perplexities are not on pyplexity's scale, so a fixed threshold such as
 8,000 does not carry over between models; dropping "the worst P% of sentences"
-does. The sample is the first ``prune_sample_docs`` HTML documents of the input
-(in input order, so the threshold is reproducible), cleaned exactly as the run
-cleans them.
+does. The sample is ``prune_sample_docs`` documents: evenly spaced input files,
+each giving its first ``ceil(N / files)`` records, so the threshold is the same for
+any worker count (one input file: its first N records). Each is cleaned exactly as
+the run cleans it, one document at a time (no sample of parsed trees is ever held),
+and only its sentences' scores travel back.
 """
 from __future__ import annotations
 
-import dataclasses
 import itertools
-import logging
+import math
 
 import numpy as np
 
-from preprocess.pipeline import CleanOptions, cleaning_steps, run_steps
-from preprocess.readers import Source, read_source
-from preprocess.segment import sentences_of
+from preprocess.learned import Learned
+from preprocess.learning import LearningPass
+from preprocess.pipeline import Pipeline
+from preprocess.segment import sentences_of_lines
 from preprocess.stats import Stats
-from preprocess.steps.prune import PerplexityPrune
-
-log = logging.getLogger("webprune.preprocess")
 
 
-def calibrate(opts: CleanOptions, sources: list[Source]) -> tuple[CleanOptions, dict]:
-    if not opts.prune_model or opts.prune_percentile is None:
-        return opts, {}
-    records = (doc for src in sources for doc in read_source(src, Stats()))
-    return calibrate_docs(opts, list(itertools.islice(records, opts.prune_sample_docs)))
+def sample_units(units: list, n: int) -> list:
+    """``min(len(units), n)`` units spread evenly over the input, in input order."""
+    k = max(1, min(len(units), n))
+    return [units[(i * len(units)) // k] for i in range(k)]
 
 
-def calibrate_docs(opts: CleanOptions, sample: list) -> tuple[CleanOptions, dict]:
-    """The threshold from ``sample`` (raw Documents), cleaned as the run cleans them."""
-    steps = cleaning_steps(opts)
-    docs = run_steps(steps, sample)
-    pruner = PerplexityPrune(opts.prune_model, float("inf"), opts.prune_score)
-    scores = []
-    for d in docs:
-        links = d.meta.get("link_density")
-        for line_no, s in sentences_of(d.text):
-            scored = pruner.decision_score(s, links[line_no] if links is not None else 0.0)
-            if scored is not None:
-                scores.append(scored[1])
-    if not scores:
-        raise ValueError("no sentences in the calibration sample: use --max-perplexity instead of --prune-percentile")
-    threshold = float(np.percentile(scores, 100 - opts.prune_percentile))
-    info = {"percentile": opts.prune_percentile, "score": opts.prune_score, "sample_docs": len(docs),
-            "sample_sentences": len(scores), "threshold": round(threshold, 4)}
-    log.info("--prune-percentile %g: %s threshold %.4g from %d sentences of %d documents",
-             opts.prune_percentile, opts.prune_score, threshold, len(scores), len(docs))
-    return dataclasses.replace(opts, prune_threshold=threshold), info
+class PruneThreshold(LearningPass):
+    name = "prune_threshold"
+
+    def sample(self, units: list) -> list:
+        return sample_units(units, self.opts.prune_sample_docs)
+
+    def start(self, chosen: list) -> dict:
+        return {"quota": math.ceil(self.opts.prune_sample_docs / max(len(chosen), 1))}
+
+    def map_docs(self, rnd: int, docs, learned: Learned, state: dict) -> dict:
+        from preprocess.filters.prune import PerplexityPrune
+
+        pipe = Pipeline(self.opts, learned, stop_before="prune")
+        pruner = PerplexityPrune(self.opts.prune_model, float("inf"), self.opts.prune_score)
+        scores, cleaned = [], 0
+        for doc in itertools.islice(docs, state["quota"]):
+            for d in pipe.run([doc], Stats()):
+                cleaned += 1
+                for line_no, s in sentences_of_lines(d.lines):
+                    scored = pruner.decision_score(s, d.lines[line_no].link_density or 0.0)
+                    if scored is not None:
+                        scores.append(scored[1])
+        return {"docs": cleaned, "scores": np.asarray(scores, dtype=np.float64)}
+
+    def reduce(self, rnd: int, partials: list, state: dict) -> dict:
+        scores = np.concatenate([p["scores"] for p in partials]) if partials else np.zeros(0)
+        if not len(scores):
+            raise ValueError("no sentences in the calibration sample: use --max-perplexity instead of "
+                             "--prune-percentile, or a larger --prune-sample-docs")
+        threshold = float(np.percentile(scores, 100 - self.opts.prune_percentile))
+        return {"threshold": threshold, "info": {
+            "percentile": self.opts.prune_percentile, "score": self.opts.prune_score,
+            "sample_docs": sum(p["docs"] for p in partials), "sample_sentences": int(len(scores)),
+            "threshold": round(threshold, 4)}}

@@ -1,135 +1,163 @@
-"""Where batches are cleaned: in this process, or on a pool of Ray actors.
+"""Where units run: in this process, or as Ray tasks on a cluster.
 
-Both executors take an iterator of (key, batch) items and yield (key, docs, stats)
-in input order. A key of three parts (what, source, bucket) pins its batch to
-worker ``bucket % workers`` (per-host cleaners keep state per host). The Ray
-executor keeps at most ``2 x workers`` batches in flight, so memory stays flat
-however large the input; each actor builds its pipeline
-(and loads any model) once, at start. A batch whose actor dies is counted as
-``failed.worker_crash`` and the run goes on with a restarted actor.
+Both executors have one method, ``map(fn, items, shared, tick)``: ``fn(shared, item,
+progress)`` runs once per item and ``map`` yields ``(item, result)`` as each
+finishes, or ``(item, Failure)`` for an item that failed on every retry. Items are
+small descriptors (work units); ``shared`` (the job) is sent once.
+
+Ray does the scheduling, retries and backpressure: each item is a task
+(``max_retries`` covers a dead worker -- a native crash, an OOM kill, the page
+watchdog -- and ``retry_exceptions`` an error such as a storage hiccup), at most
+``2 x workers`` are in flight (``ray.wait``), and a worker process is replaced
+after ``max_calls`` tasks, so memory a parser leaks does not pile up.
+Records read are counted by a small progress actor that ``tick`` reads.
 """
 from __future__ import annotations
 
 import logging
 import os
-from collections import deque
-from typing import Iterable, Iterator
-
-from preprocess.document import Document
-from preprocess.pipeline import CleanOptions, Pipeline
-from preprocess.stats import Stats
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
 
 log = logging.getLogger("webprune.preprocess")
-Item = tuple[object, list[Document] | None]
+
+
+@dataclass
+class Failure:
+    reason: str     # a short name for stats: worker_crash, unit_error, ...
+    message: str
+
+
+class Counter:
+    """Records read so far, summed over every unit (the local executor's progress)."""
+
+    def __init__(self):
+        self.records = 0
+
+    def add(self, n: int) -> None:
+        self.records += n
+
+    def total(self) -> int:
+        return self.records
 
 
 class LocalExecutor:
-    """Runs the pipeline in the calling process (debugging, single-core benchmarks)."""
+    """Runs every item in this process, one after another (debugging, single-core benchmarks)."""
 
-    def __init__(self, opts: CleanOptions):
-        self.pipeline = Pipeline(opts)
-        self.workers = 1
+    workers = 1
 
-    def map(self, items: Iterable[Item]) -> Iterator[tuple[object, list[dict], Stats]]:
-        for key, batch in items:
-            if batch is None:
-                yield key, [], Stats()
-            else:
-                yield (key, *self.pipeline.process(batch))
+    def __init__(self):
+        self.progress = Counter()
+
+    def records(self) -> int:
+        return self.progress.total()
+
+    def map(self, fn: Callable, items: Iterable, shared: Any = None,
+            tick: Callable[[], None] | None = None) -> Iterator[tuple[Any, Any]]:
+        for item in items:
+            try:
+                result = fn(shared, item, self.progress)
+            except Exception as exc:  # noqa: BLE001 -- one unit's error never stops the run
+                log.error("unit failed: %s: %s", type(exc).__name__, exc)
+                result = Failure("unit_error", f"{type(exc).__name__}: {exc}")
+            if tick:
+                tick()
+            yield item, result
 
     def close(self) -> None:
         pass
 
 
-def _crash_stats(batch: list[Document], exc: Exception) -> Stats:
-    stats = Stats()
-    for d in batch:
-        stats.outcome("failed", "worker_crash", example=f"{d.id} ({d.source}): {type(exc).__name__}")
-    log.error("a cleaner actor died on a batch of %d records from %s (%s); they are counted as failed.worker_crash",
-              len(batch), batch[0].source if batch else "?", exc)
-    return stats
+class _RemoteProgress:
+    """A worker's handle on the progress actor: ``add`` without waiting for an answer."""
+
+    def __init__(self, actor):
+        self.actor = actor
+
+    def add(self, n: int) -> None:
+        self.actor.add.remote(n)
+
+
+def _call(fn, shared, item, actor):
+    return fn(shared, item, _RemoteProgress(actor) if actor is not None else None)
 
 
 class RayExecutor:
-    """A pool of cleaner actors, one CPU each, started locally or on the cluster at ``address``."""
-
-    def __init__(self, opts: CleanOptions, workers: int | None = None, address: str | None = None):
+    def __init__(self, workers: int | None = None, address: str | None = None, max_retries: int = 6,
+                 max_calls: int = 0):
         import ray
 
         self.ray = ray
         address = address or os.environ.get("RAY_ADDRESS") or None
         if not ray.is_initialized():
+            quiet = dict(logging_level=logging.ERROR, log_to_driver=True, configure_logging=True)
+            os.environ.setdefault("RAY_DEDUP_LOGS", "1")
             if address:
-                ray.init(address=address, log_to_driver=True)
+                ray.init(address=address, **quiet)
             else:
-                ray.init(num_cpus=workers or os.cpu_count(), include_dashboard=False, log_to_driver=True,
-                         logging_level=logging.WARNING, configure_logging=True)
-        if not workers:
-            workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self.workers = workers
+                ray.init(num_cpus=workers or os.cpu_count(), include_dashboard=False, **quiet)
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        self.workers = max(1, min(workers, cpus) if workers else cpus)
+        # units in flight: one queued per worker keeps every worker busy; --workers below the cluster's
+        # CPUs is a limit on concurrency, so nothing is queued past it
+        self.cap = self.workers if self.workers < cpus else 2 * self.workers
+        options = dict(num_cpus=1, max_retries=max_retries, retry_exceptions=True)
+        if max_calls:
+            options["max_calls"] = max_calls
+        self.task = ray.remote(**options)(_call)
 
-        @ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)
-        class CleanerActor:
-            def __init__(self, opts: CleanOptions):
-                logging.basicConfig(level=logging.WARNING)
-                self.pipeline = Pipeline(opts)
+        @ray.remote(num_cpus=0)
+        class Progress:
+            def __init__(self):
+                self.n = 0
 
-            def process(self, batch: list[Document]):
-                return self.pipeline.process(batch)
+            def add(self, n: int) -> None:
+                self.n += n
 
-            def ready(self) -> bool:
-                return True
+            def total(self) -> int:
+                return self.n
 
-        self.actors = [CleanerActor.remote(opts) for _ in range(workers)]
-        # Wait for every actor to build its pipeline: start-up errors (a bad model path, a missing
-        # package on a cluster node) surface here, once, instead of on the first batch.
-        ray.get([a.ready.remote() for a in self.actors])
+        self.progress = Progress.remote()
 
-    def map(self, items: Iterable[Item]) -> Iterator[tuple[object, list[dict], Stats]]:
+    def records(self) -> int:
+        return self.ray.get(self.progress.total.remote())
+
+    def map(self, fn: Callable, items: Iterable, shared: Any = None,
+            tick: Callable[[], None] | None = None) -> Iterator[tuple[Any, Any]]:
         ray = self.ray
-        slots = {id(a): 2 for a in self.actors}  # two batches queued per actor keeps it busy while we collect
-        rr = 0  # round robin over actors for batches not pinned to one
-        pending: deque = deque()  # (key, batch, actor, ref) in submission order
-        items = iter(items)
-        waiting = None  # an item whose actor has no free slot yet
+        shared_ref = ray.put(shared)
+        pending: dict = {}
+        todo = iter(items)
         exhausted = False
         while True:
-            while not exhausted:
-                if waiting is None:
-                    try:
-                        waiting = next(items)
-                    except StopIteration:
-                        exhausted = True
-                        break
-                key, batch = waiting
-                if batch is None:
-                    pending.append((key, None, None, None))
-                    waiting = None
-                    continue
-                if len(key) > 2:
-                    actor = self.actors[key[2] % len(self.actors)]
-                else:
-                    actor = max(self.actors[rr:] + self.actors[:rr], key=lambda a: slots[id(a)])
-                    rr = (rr + 1) % len(self.actors)
-                if slots[id(actor)] <= 0:
-                    break  # collect the oldest result first; that frees a slot
-                slots[id(actor)] -= 1
-                pending.append((key, batch, actor, actor.process.remote(batch)))
-                waiting = None
+            while not exhausted and len(pending) < self.cap:
+                try:
+                    item = next(todo)
+                except StopIteration:
+                    exhausted = True
+                    break
+                pending[self.task.remote(fn, shared_ref, item, self.progress)] = item
             if not pending:
                 return
-            key, batch, actor, ref = pending.popleft()
-            if ref is None:
-                yield key, [], Stats()
-                continue
-            try:
-                docs, stats = ray.get(ref)
-            except (ray.exceptions.RayActorError, ray.exceptions.RayTaskError, ray.exceptions.WorkerCrashedError) as exc:
-                docs, stats = [], _crash_stats(batch, exc)
-            slots[id(actor)] += 1
-            yield key, docs, stats
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
+            if tick:
+                tick()
+            for ref in done:
+                item = pending.pop(ref)
+                try:
+                    yield item, ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:
+                    cause = exc.cause if getattr(exc, "cause", None) is not None else exc
+                    yield item, Failure("unit_error", f"{type(cause).__name__}: {str(cause).strip()[:500]}")
+                except ray.exceptions.RayError as exc:  # the worker died on every retry
+                    yield item, Failure("worker_crash", f"{type(exc).__name__}: {str(exc).strip()[:500]}")
 
     def close(self) -> None:
-        for a in self.actors:
-            self.ray.kill(a)
-        self.actors = []
+        try:
+            self.ray.kill(self.progress)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def make_executor(kind: str, workers: int | None = None, address: str | None = None, **kw):
+    return LocalExecutor() if kind == "local" else RayExecutor(workers, address, **kw)

@@ -15,105 +15,50 @@ from __future__ import annotations
 import gzip
 import logging
 import tarfile
-from dataclasses import dataclass
-from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Iterator
 
+import pyarrow.fs as pafs
 from warcio.archiveiterator import ArchiveIterator
 
 from preprocess.document import Document
+from preprocess.sources import HTML_SUFFIXES, Source, filesystem
 from preprocess.stats import Stats
 
 log = logging.getLogger("webprune.preprocess")
 
-ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz", ".wat.gz", ".wet.gz", ".wat", ".wet")
-TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz")
-HTML_SUFFIXES = (".html", ".htm")
-
-
-@dataclass(frozen=True)
-class Source:
-    """One unit of input: an archive file, a tar of pages, or a folder of pages. One output shard each."""
-
-    kind: str  # warc | tar | htmldir
-    path: Path
-
-    @property
-    def name(self) -> str:
-        n = self.path.name
-        for suf in ARCHIVE_SUFFIXES + TAR_SUFFIXES:
-            if n.endswith(suf):
-                return n[: -len(suf)]
-        return n
-
-
-def discover(inputs: list[str | Path]) -> list[Source]:
-    """Expand files and folders into sources, in a stable order. Raises on unusable paths."""
-    out: list[Source] = []
-    for item in map(Path, inputs):
-        if item.is_dir():
-            html_here, ignored = False, []
-            for f in sorted(p for p in item.rglob("*") if p.is_file()):
-                if f.name.endswith(ARCHIVE_SUFFIXES):
-                    out.append(Source("warc", f))
-                elif f.name.endswith(TAR_SUFFIXES):
-                    out.append(Source("tar", f))
-                elif f.name.lower().endswith(HTML_SUFFIXES):
-                    html_here = True
-                else:
-                    ignored.append(f.name)
-            if ignored:
-                log.warning("%s: ignoring %d file(s) that are neither archives nor .html pages: %s%s", item,
-                            len(ignored), ", ".join(ignored[:5]), " ..." if len(ignored) > 5 else "")
-            if html_here:
-                out.append(Source("htmldir", item))
-        elif item.is_file():
-            if item.name.endswith(ARCHIVE_SUFFIXES):
-                out.append(Source("warc", item))
-            elif item.name.endswith(TAR_SUFFIXES):
-                out.append(Source("tar", item))
-            else:
-                raise ValueError(f"{item}: not a .warc/.warc.gz/.arc/.arc.gz/.tar.gz file or a folder; "
-                                 "pass archives, tar files of .html pages, or folders of them")
-        else:
-            raise FileNotFoundError(f"{item}: no such file or folder")
-    if not out:
-        raise ValueError(f"no WARC/ARC archives, tar files or .html pages found in {', '.join(map(str, inputs))}")
-    return out
-
-
 def read_source(src: Source, stats: Stats) -> Iterator[Document]:
     reader = {"warc": read_archive, "tar": read_tar, "htmldir": read_html_dir}[src.kind]
-    yield from reader(src.path, stats)
+    yield from reader(src, stats)
 
 
-def _corrupt(stats: Stats, path: Path, offset, exc: Exception, hint: str) -> None:
+def _corrupt(stats: Stats, path: str, offset, exc: Exception, hint: str) -> None:
     stats.update("records")
     stats.outcome("failed", "corrupt", example=f"{path} @ {offset}: {type(exc).__name__}: {exc}")
     log.warning("%s: unreadable from offset %s (%s: %s); %s. Counted as failed.corrupt; going on with the next input.",
                 path, offset, type(exc).__name__, str(exc).strip().splitlines()[0] if str(exc).strip() else "", hint)
 
 
-def _record_id(rec, path: Path, offset) -> str:
+def _record_id(rec, name: str, offset) -> str:
     """WARC-TREC-ID (ClueWeb), else WARC-Record-ID; ARC records have no id, so FILE:OFFSET (stable across runs)."""
-    if path.name.endswith((".arc", ".arc.gz")):  # warcio invents a random uuid for converted ARC records
-        return f"{path.name}:{offset}"
+    if name.endswith((".arc", ".arc.gz")):  # warcio invents a random uuid for converted ARC records
+        return f"{name}:{offset}"
     rid = rec.rec_headers.get_header("WARC-TREC-ID") or rec.rec_headers.get_header("WARC-Record-ID") or ""
-    return rid.strip().strip("<>") or f"{path.name}:{offset}"
+    return rid.strip().strip("<>") or f"{name}:{offset}"
 
 
-def read_archive(path: Path, stats: Stats) -> Iterator[Document]:
+def read_archive(src: Source, stats: Stats) -> Iterator[Document]:
     """WARC (incl. ClueWeb09's WARC/0.18) and ARC records; ARC is converted to WARC by warcio."""
     done = 0
     try:
-        yield from _iter_archive(path, open(path, "rb"), stats, skip=0)
+        yield from _iter_archive(src, src.open(), stats, skip=0)
         return
     except _NonChunkedGzip as e:
         done = e.done
     # A whole-file gzip stream (not one member per record): read it through gzip instead.
-    log.info("%s: single gzip stream, not one gzip member per record; reading it as one stream", path)
+    log.info("%s: single gzip stream, not one gzip member per record; reading it as one stream", src.uri)
     stats.update("read.whole_file_gzip")
-    yield from _iter_archive(path, gzip.open(path, "rb"), stats, skip=done)
+    yield from _iter_archive(src, gzip.GzipFile(fileobj=src.open(), mode="rb"), stats, skip=done)
 
 
 class _NonChunkedGzip(Exception):
@@ -121,8 +66,8 @@ class _NonChunkedGzip(Exception):
         self.done = done
 
 
-def _iter_archive(path: Path, fh, stats: Stats, skip: int) -> Iterator[Document]:
-    seen = 0
+def _iter_archive(src: Source, fh, stats: Stats, skip: int) -> Iterator[Document]:
+    path, seen = src.uri, 0
     with fh:
         it = ArchiveIterator(fh, arc2warc=True, check_digests=False)
         while True:
@@ -145,7 +90,7 @@ def _iter_archive(path: Path, fh, stats: Stats, skip: int) -> Iterator[Document]
             if seen <= skip:
                 continue
             stats.update("records")
-            rid = _record_id(rec, path, offset)
+            rid = _record_id(rec, src.filename, offset)
             missing = getattr(rec.raw_stream, "limit", 0)
             if missing:  # the file ends inside this record: keep what is there, but say so
                 stats.update("read.truncated_records")
@@ -162,42 +107,46 @@ def _iter_archive(path: Path, fh, stats: Stats, skip: int) -> Iterator[Document]
             yield Document(
                 id=rid,
                 url=(rec.rec_headers.get_header("WARC-Target-URI") or "").strip(),
-                source=str(path),
+                source=path,
                 content_type=(http.get_header("Content-Type") if http else None) or "",
                 raw=payload,
             )
 
 
-def _page(path_or_name: str, data: bytes, source: Path) -> Document:
-    stem = Path(path_or_name).name.rsplit(".", 1)[0]
-    return Document(id=stem, url="", source=str(source), content_type="text/html", raw=data)
+def _page(name: str, data: bytes, source: str) -> Document:
+    stem = PurePosixPath(name).name.rsplit(".", 1)[0]
+    return Document(id=stem, url="", source=source, content_type="text/html", raw=data)
 
 
-def read_tar(path: Path, stats: Stats) -> Iterator[Document]:
+def read_tar(src: Source, stats: Stats) -> Iterator[Document]:
     """A tar (optionally gzipped) of .html pages; doc id = file stem (CACM-0001)."""
     try:
-        with tarfile.open(path, "r|*") as tar:
+        with src.open() as fh, tarfile.open(fileobj=fh, mode="r|*") as tar:
             for member in tar:
                 if not member.isfile():
                     continue
                 stats.update("records")
                 if not member.name.lower().endswith(HTML_SUFFIXES):
-                    stats.outcome("skipped", "non_html", example=f"{path}:{member.name}")
+                    stats.outcome("skipped", "non_html", example=f"{src.uri}:{member.name}")
                     continue
                 data = tar.extractfile(member).read()
-                yield _page(member.name, data, path)
+                yield _page(member.name, data, src.uri)
     except (tarfile.TarError, OSError, EOFError) as exc:
-        _corrupt(stats, path, "tar stream", exc, "the tar file is truncated or corrupt")
+        _corrupt(stats, src.uri, "tar stream", exc, "the tar file is truncated or corrupt")
 
 
-def read_html_dir(path: Path, stats: Stats) -> Iterator[Document]:
+def read_html_dir(src: Source, stats: Stats) -> Iterator[Document]:
     """Every .html/.htm file under a folder (archives there are separate sources)."""
-    for f in sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(HTML_SUFFIXES)):
+    fs, root = filesystem(src.uri)
+    files = [f for f in fs.get_file_info(pafs.FileSelector(root, recursive=True))
+             if f.type == pafs.FileType.File and f.base_name.lower().endswith(HTML_SUFFIXES)]
+    for f in sorted(files, key=lambda f: f.path.split("/")):
         stats.update("records")
         try:
-            data = f.read_bytes()
+            with fs.open_input_stream(f.path) as fh:
+                data = fh.read()
         except OSError as exc:
-            stats.outcome("failed", "unreadable", example=f"{f}: {exc}")
-            log.warning("%s: cannot read (%s); skipped", f, exc)
+            stats.outcome("failed", "unreadable", example=f"{f.path}: {exc}")
+            log.warning("%s: cannot read (%s); skipped", f.path, exc)
             continue
-        yield _page(f.name, data, path)
+        yield _page(f.base_name, data, src.uri)

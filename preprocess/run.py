@@ -1,137 +1,169 @@
-"""Driver of the preprocess stage: read sources, dispatch batches, write shards and stats."""
+"""Driver of the preprocess stage: plan units, run the learning passes, clean the units, merge their stats.
+
+The driver holds unit descriptors, results and counters only -- never a record.
+Units that an earlier run finished (same key, shard and entry in place) are
+skipped, so running the same command again after ``kill -9`` redoes only the rest
+and the collection comes out byte-identical.
+"""
 from __future__ import annotations
 
 import logging
-import sys
+import resource
 import time
-import zlib
-from pathlib import Path
-from typing import Iterator
 
-from preprocess.calibrate import calibrate
-from preprocess.executor import LocalExecutor, RayExecutor
-from preprocess.learn import learn_feed_templates
-from preprocess.pipeline import HOST_GROUPED, CleanOptions
-from preprocess.readers import Source, discover, read_source
+from preprocess.executor import Failure, make_executor
+from preprocess.filters.prune import deciles
+from preprocess.learning import learn
+from preprocess.options import CleanOptions, RunOptions
+from preprocess.output import SHARD, OutputDir
+from preprocess.progress import Progress
+from preprocess.sources import discover
 from preprocess.stats import Stats
-from preprocess.steps.prune import deciles
-from preprocess.writer import ShardWriter
+from preprocess.units import Job, UnitResult, WorkUnit, code_id, plan
+from preprocess.work import clean_unit, count_unit
 
 log = logging.getLogger("webprune.preprocess")
 
 
-def _batches(sources: list[Source], stats: Stats, batch_size: int, host_buckets: int = 0,
-             window: int = 4096) -> Iterator[tuple]:
-    """(("doc", i), batch) items per source, then (("end", i), None) when source i is done.
-
-    With ``host_buckets`` (cleaners that compare the pages of a host) each source is read in
-    windows of ``window`` records; inside a window records are regrouped by host, hosts are put
-    in ``crc32(host) % host_buckets`` buckets, and each batch carries its bucket as
-    (("doc", i, bucket), batch) so the executor sends every page of a host to the same worker.
-    Memory stays bounded by the window; output order is window, bucket, host, input order.
-    """
-    for i, src in enumerate(sources):
-        yield ("start", i), None
-        batch, records = [], read_source(src, stats)
-        while True:
-            t0, c0 = time.perf_counter(), time.process_time()
-            doc = next(records, None)
-            stats.add_time("read", time.perf_counter() - t0, time.process_time() - c0)
-            if doc is not None:
-                batch.append(doc)
-            if host_buckets and (len(batch) >= window or (doc is None and batch)):
-                yield from _host_batches(i, batch, batch_size, host_buckets)
-                batch = []
-            elif not host_buckets and (len(batch) >= batch_size or (doc is None and batch)):
-                yield ("doc", i), batch
-                batch = []
-            if doc is None:
-                break
-        yield ("end", i), None
+class OutputInUse(ValueError):
+    """The output folder holds a run made with other options or code."""
 
 
-def _host_batches(i: int, docs: list, batch_size: int, buckets: int) -> Iterator[tuple]:
-    by_bucket: dict[int, dict[str, list]] = {}
-    for d in docs:
-        host = d.host
-        by_bucket.setdefault(zlib.crc32(host.encode()) % buckets, {}).setdefault(host, []).append(d)
-    for bucket in sorted(by_bucket):
-        batch: list = []
-        for group in by_bucket[bucket].values():  # a host's pages stay in one batch where they fit
-            if batch and len(batch) + len(group) > batch_size:
-                yield ("doc", i, bucket), batch
-                batch = []
-            batch.extend(group)
-        if batch:
-            yield ("doc", i, bucket), batch
+def check_run_record(out: OutputDir, job: Job, overwrite: bool) -> None:
+    """Refuse a folder made with other options or code (unless ``overwrite``); then record ours."""
+    record = {"options": job.opts.to_dict(), "compress": job.compress, "code": code_id()}
+    old = out.read_json("run.json")
+    if old is not None and {k: old.get(k) for k in record} != record:
+        if not overwrite:
+            changed = sorted(k for k in record["options"] if (old.get("options") or {}).get(k) != record["options"][k])
+            what = ", ".join(changed) or ("the cleaning code" if old.get("code") != record["code"] else "compression")
+            raise OutputInUse(f"{out.uri} holds a run made with other settings ({what}); choose another --output, "
+                              "or add --overwrite to replace webprune's files there (nothing else is deleted)")
+        log.warning("--overwrite: removing the earlier run's shards, entries and artefacts from %s", out.uri)
+        out.delete_own()
+    elif old is None and out.listdir("collection") and not overwrite:
+        if any(SHARD.match(n) for n in out.listdir("collection")):
+            raise OutputInUse(f"{out.uri}/collection holds shards of an unknown run; choose another --output, or "
+                              "add --overwrite")
+    for folder in ("collection", "units", "work", "learned"):
+        out.mkdirs(folder)
+    out.write_json(record, "run.json")
 
 
-def run_preprocess(inputs: list[str], output: str | Path, opts: CleanOptions | None = None, workers: int | None = None,
-                   address: str | None = None, compress: bool = False, batch_size: int = 64,
-                   executor: str = "ray", progress: bool | None = None, host_window: int = 4096) -> dict:
-    """Clean every record of ``inputs`` into shards under ``output``; return the stats dict (also in stats.json)."""
-    opts = (opts or CleanOptions()).check()
-    output = Path(output)
-    sources = discover(inputs)
+def _finished(out: OutputDir, unit: WorkUnit) -> UnitResult | None:
+    entry = out.read_json("units", unit.entry)
+    if not entry or entry.get("key") != unit.key or entry.get("shard") != unit.shard:
+        return None
+    if out.size("collection", unit.shard) != entry.get("shard_bytes"):
+        return None
+    return UnitResult(unit.index, unit.key, unit.shard, entry["documents"], entry["shard_bytes"], entry["stats"],
+                      reused=True)
+
+
+def _remove_stale(out: OutputDir, units: list[WorkUnit]) -> None:
+    """Shards and entries of units that are no longer planned (another input list) go; others' files stay."""
+    keep = {u.shard for u in units}
+    for name in out.listdir("collection"):
+        if SHARD.match(name) and name not in keep:
+            out.delete("collection", name)
+    entries = {u.entry for u in units}
+    for name in out.listdir("units"):
+        if name.endswith(".json") and name not in entries:
+            out.delete("units", name)
+
+
+def _failed_unit(unit: WorkUnit, failure: Failure, executor, job: Job) -> UnitResult:
+    """A unit that failed on every retry: its records are counted (read without cleaning) as failed."""
     stats = Stats()
+    counted = next(iter(executor.map(count_unit, [unit], shared=job)))[1]
+    n = counted if isinstance(counted, int) else 1
+    stats.update("records", n)
+    for _ in range(n):
+        stats.outcome("failed", failure.reason)
+    stats.note(f"failed.{failure.reason}", f"{unit.source.uri}: {failure.message}")
+    if not isinstance(counted, int):
+        stats.update("read.unit_records_unknown")
+        stats.note("read.unit_records_unknown", f"{unit.source.uri}: could not even be counted; 1 record assumed")
+    log.error("%s failed on every retry (%s); its %s records are counted as failed.%s", unit.source.uri,
+              failure.message, n if isinstance(counted, int) else "unknown number of", failure.reason)
+    return UnitResult(unit.index, unit.key, None, 0, 0, stats.to_state(), error=failure.message)
+
+
+def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = None, run: RunOptions | None = None,
+                   progress: bool | None = None, overwrite: bool = False, page_timeout: float = 60.0,
+                   max_retries: int = 6, max_calls: int = 0) -> dict:
+    """Clean every record of ``inputs`` into shards under ``output``; return the stats (also OUT/stats.json)."""
+    opts = (opts or CleanOptions()).check()
+    run = (run or RunOptions()).check()
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    opts, feeds = learn_feed_templates(opts, sources)
-    opts, calibration = calibrate(opts, sources)
-    pool = LocalExecutor(opts) if executor == "local" else RayExecutor(opts, workers, address)
-    startup = time.perf_counter() - wall0  # Ray start-up and actor creation (model loading goes here too)
-    writer = ShardWriter(output, compress)
-    progress = sys.stderr.isatty() if progress is None else progress
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(unit=" rec", desc="preprocess", dynamic_ncols=True, smoothing=0.1)
-    last_note = time.perf_counter()
+    sources = discover(inputs)
+    out = OutputDir(str(output))
+    out.mkdirs()
+    job = Job(opts, out.uri, run.compress, run.batch_size, page_timeout=page_timeout)
+    check_run_record(out, job, overwrite)
+    executor = make_executor(run.executor, run.workers, run.address, max_retries=max_retries, max_calls=max_calls)
+    startup = time.perf_counter() - wall0
+    stats = Stats()
     try:
-        buckets = pool.workers if opts.cleaner in HOST_GROUPED else 0
-        for (what, i, *_), docs, bstats in pool.map(_batches(sources, stats, batch_size, buckets, host_window)):
-            src = sources[i]
-            if what == "start":
-                writer.open(i, str(src.path), src.name)
-                if bar is not None:
-                    bar.set_postfix_str(f"{i + 1}/{len(sources)} {src.path.name}", refresh=False)
-                continue
-            if what == "end":
-                with stats.timer("write"):
-                    writer.close()
-                continue
-            stats.merge(bstats)
-            with stats.timer("write"):
-                writer.write(docs, stats)
-            if bar is not None:
-                bar.n = stats.counts["records"]
-                bar.refresh()
-            elif time.perf_counter() - last_note > 30:  # no terminal (logs, nohup): a line every 30 s
-                last_note = time.perf_counter()
-                done = stats.counts["records"]
-                log.info("preprocess: %d records (%.0f/s), source %d/%d %s", done,
-                         done / max(last_note - wall0 - startup, 1e-9), i + 1, len(sources), src.path.name)
-    finally:
-        if bar is not None:
+        job, learned = learn(job, plan(sources, job), executor, out, stats)
+        units = plan(sources, job)
+        _remove_stale(out, units)
+        results = {u.index: r for u in units if (r := _finished(out, u)) is not None}
+        todo = [u for u in units if u.index not in results]
+        if results:
+            log.info("resuming: %d of %d units already done in %s", len(results), len(units), out.uri)
+        bar = Progress(units, results.values(), executor, enabled=progress)
+        clean0 = time.perf_counter()
+        try:
+            for unit, result in executor.map(clean_unit, todo, shared=job, tick=bar.tick):
+                if isinstance(result, Failure):
+                    result = _failed_unit(unit, result, executor, job)
+                results[unit.index] = result
+                bar.unit_done(unit, result)
+        finally:
             bar.close()
-        pool.close()
+        clean_wall = time.perf_counter() - clean0
+    finally:
+        executor.close()
+    for i in sorted(results):
+        stats.merge(Stats.from_state(results[i].stats))
     stats.add_time("preprocess_driver", time.perf_counter() - wall0, time.process_time() - cpu0)
+    return _finish(out, sources, units, results, stats, job, executor, wall0, startup, clean_wall, learned)
+
+
+def _finish(out, sources, units, results, stats, job, executor, wall0, startup, clean_wall, learned) -> dict:
     wall = time.perf_counter() - wall0
-    busy = wall - startup
+    fresh = [r for r in results.values() if not r.reused]
+    fresh_records = sum(Stats.from_state(r.stats).counts["records"] for r in fresh)
+    driver_cpu = stats.times["preprocess_driver"]["cpu_s"]
     extra = {
-        "output": str(output), "inputs": [str(s.path) for s in sources], "workers": pool.workers,
-        "executor": executor, "cleaner": opts.cleaner, "wall_s": round(wall, 3), "startup_s": round(startup, 3),
-        # throughput once the workers are up: start-up is a constant, reported on its own
-        "docs_per_s": round(stats.counts["written"] / busy, 2) if busy > 0 else None,
-        "records_per_s": round(stats.counts["records"] / busy, 2) if busy > 0 else None,
+        "output": out.uri, "inputs": [s.uri for s in sources], "workers": executor.workers,
+        "executor": type(executor).__name__.removesuffix("Executor").lower(), "cleaner": job.opts.cleaner,
+        "options": job.opts.to_dict(), "wall_s": round(wall, 3), "startup_s": round(startup, 3),
+        "units": {"total": len(units), "reused": len(results) - len(fresh),
+                  "failed": sum(1 for r in results.values() if r.error)},
+        # throughput of the cleaning pass over the units it ran (start-up and learning reported apart)
+        "docs_per_s": round(sum(r.documents for r in fresh) / clean_wall, 2) if clean_wall > 0 and fresh else None,
+        "records_per_s": round(fresh_records / clean_wall, 2) if clean_wall > 0 and fresh else None,
+        "driver": {"cpu_s": round(driver_cpu, 3), "peak_rss_mb": round(_peak_rss_mb(), 1),
+                   "cpu_s_per_1000_records": round(1000 * driver_cpu / fresh_records, 4) if fresh_records else None},
+        "learned": learned,
     }
-    if feeds:
-        extra["feeds"] = feeds | {"hosts": sorted(opts.extra["feed_templates"])}
-    if opts.prune_model:
-        extra["pruning"] = {"model": opts.prune_model, "score": opts.prune_score,
-                            "threshold": opts.prune_threshold if opts.prune_threshold is not None else opts.max_perplexity,
-                            "calibration": calibration or None, "perplexity_deciles": deciles(stats.counts)}
-    stats.write(output / "stats.json", extra)
-    result = stats.to_dict() | extra
-    if result["unaccounted"]:
-        log.error("%d records are unaccounted for: this is a bug in webprune, please report it", result["unaccounted"])
-    return result
+    if job.opts.prune_model:
+        calibrated = learned.get("prune_threshold")
+        extra["pruning"] = {"model": job.opts.prune_model, "score": job.opts.prune_score,
+                            "threshold": calibrated["threshold"] if calibrated else job.opts.max_perplexity,
+                            "calibration": calibrated or None, "perplexity_deciles": deciles(stats.counts)}
+    manifest = {"code": code_id(), "shards": [
+        {"source": u.source.uri, "shard": results[u.index].shard, "documents": results[u.index].documents,
+         "bytes": results[u.index].shard_bytes} for u in units if results[u.index].shard]}
+    out.write_json(manifest, "manifest.json")
+    data = stats.to_dict() | extra
+    out.write_json(data, "stats.json")
+    if data["unaccounted"]:
+        log.error("%d records are unaccounted for: this is a bug in webprune, please report it", data["unaccounted"])
+    return data
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -49,7 +49,16 @@ def split_line(line: str, lang: str = "en") -> list[str]:
 
 def sentences_of(text: str) -> Iterator[tuple[int, str]]:
     """(line number, sentence) for every sentence of every non-empty line."""
-    for i, line in enumerate(text.split("\n")):
+    return sentences_of_texts(text.split("\n"))
+
+
+def sentences_of_lines(lines) -> Iterator[tuple[int, str]]:
+    """The same over a document's typed lines (``Document.lines``)."""
+    return sentences_of_texts(line.text for line in lines)
+
+
+def sentences_of_texts(texts) -> Iterator[tuple[int, str]]:
+    for i, line in enumerate(texts):
         if not line.strip():
             continue
         for start in range(0, len(line), MAX_LINE_CHARS):

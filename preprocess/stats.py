@@ -82,13 +82,13 @@ class Stats:
             "examples": dict(sorted(self.examples.items())),
         }
 
+    def to_state(self) -> dict:
+        """Everything, for sending between processes and merging (``from_state``)."""
+        return {"counts": dict(self.counts), "times": self.times, "examples": self.examples}
+
     @classmethod
-    def from_dict(cls, d: dict) -> "Stats":
-        counts = dict(d.get("counters", {}))
-        counts["records"], counts["written"] = d.get("records", 0), d.get("written", 0)
-        for kind in ("skipped", "failed"):
-            counts.update({f"{kind}.{k}": v for k, v in d.get(kind, {}).items()})
-        return cls(counts, d.get("times", {}), d.get("examples", {}))
+    def from_state(cls, state: dict) -> "Stats":
+        return cls(state.get("counts"), state.get("times"), state.get("examples"))
 
     def write(self, path: Path, extra: dict | None = None) -> None:
         data = self.to_dict() | (extra or {})

@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from eval.cleaning_bench import main  # noqa: E402
+from eval.cleaning.cli import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -81,7 +81,7 @@ def bench_pyplexity(pages: list[Path]) -> dict | None:
 def sentence_rows(docs: list[dict], model: str) -> list[tuple]:
     """Sentences/s/core for segmentation alone and for segmentation + KenLM scoring (CPU time)."""
     from preprocess.segment import sentences_of
-    from preprocess.steps.prune import PerplexityPrune
+    from preprocess.filters.prune import PerplexityPrune
 
     texts = [d["contents"] for d in docs]
     t0 = time.process_time()

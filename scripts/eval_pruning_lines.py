@@ -34,7 +34,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from eval.cleaning_gold import gold_pages  # noqa: E402
+from eval.cleaning.gold import gold_pages  # noqa: E402
 from preprocess.document import Document  # noqa: E402
 from preprocess.pipeline import run_steps  # noqa: E402
 from preprocess.lm.normalize import normalize  # noqa: E402
@@ -76,7 +76,7 @@ def collect(shared: Path, sets: list[str], m2: Scorer, m3: Scorer | None) -> dic
             continue
         doc = docs[0]
         gold = " " + words(page.gold_text()) + " "
-        for line, link in zip(doc.text.split("\n"), doc.meta["link_density"]):
+        for line, link in ((line.text, line.link_density) for line in doc.lines):
             w = words(line)
             if not w:
                 continue

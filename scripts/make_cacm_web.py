@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from eval.cleaning_gold import gold_pages  # noqa: E402
+from eval.cleaning.gold import gold_pages  # noqa: E402
 from preprocess.document import Document  # noqa: E402
 from preprocess.pipeline import run_steps  # noqa: E402
 from preprocess.steps.decode import Decode  # noqa: E402
@@ -47,8 +47,8 @@ def templates(shared: Path, sets: list[str], limit: int) -> list[list[tuple[str,
         gold = " " + words(page.gold_text()) + " "
         if not docs or len(gold) < 200:
             continue
-        lines = [(l, ld) for l, ld in zip(docs[0].text.split("\n"), docs[0].meta["link_density"])
-                 if words(l) and f" {words(l)} " not in gold]
+        lines = [(line.text, line.link_density) for line in docs[0].lines
+                 if words(line.text) and f" {words(line.text)} " not in gold]
         if len(lines) >= 10:
             out.append(lines)
         if len(out) >= limit:

@@ -14,3 +14,10 @@ def shared(*parts) -> Path:
     if not p.exists():
         pytest.skip(f"shared real data missing: {p} (it sits beside the project as ../shared/data in CI)")
     return p
+
+
+def local_run(**kw):
+    """RunOptions of a run in this process writing plain .jsonl shards (what most tests read)."""
+    from preprocess.options import RunOptions
+
+    return RunOptions(**({"executor": "local", "compress": False} | kw))

@@ -4,7 +4,9 @@ import time
 import pytest
 
 from preprocess.document import Document
-from preprocess.pipeline import CLEANERS, CleanOptions, Pipeline
+from preprocess.options import CleanOptions
+from preprocess.pipeline import Pipeline
+from preprocess.registry import CLEANERS
 
 PARA = "<p>" + "Plain words of a long article paragraph. " * 20 + "</p>\n"
 BAD = {

@@ -1,7 +1,7 @@
 """Gold readers, page URLs and `webprune eval-cleaning` on the shared human gold standards."""
 import json
 
-from eval.cleaning_gold import gold_pages, page_url
+from eval.cleaning.gold import gold_pages, page_url
 from tests.conftest import shared
 from webprune.cli import main
 

@@ -1,8 +1,8 @@
 """The density cleaner (Baisa's WC Cleaner, single-file mode) on hand-made and real pages."""
 import time
 
-from eval.cleaning_gold import gold_pages
-from eval.cleaning_score import word_prf
+from eval.cleaning.gold import gold_pages
+from eval.cleaning.score import word_prf
 from preprocess.document import Document
 from preprocess.pipeline import CleanOptions, Pipeline
 from tests.conftest import shared

@@ -13,7 +13,7 @@ import pytrec_eval
 
 from eval.trec_files import read_qrels, read_run
 from preprocess.run import run_preprocess
-from tests.conftest import ROOT, shared
+from tests.conftest import ROOT, local_run, shared
 from webprune.example import run_example
 
 pytestmark = pytest.mark.slow
@@ -58,8 +58,9 @@ def test_example_end_to_end_in_well_under_a_minute(tmp_path):
 
 def test_ray_workers_give_the_same_shards_as_one_local_process(tmp_path):
     inputs = [str(shared("warc"))]
-    local = run_preprocess(inputs, tmp_path / "local", executor="local", progress=False)
-    ray_ = run_preprocess(inputs, tmp_path / "ray", workers=2, batch_size=4, progress=False)
+    local = run_preprocess(inputs, str(tmp_path / "local"), run=local_run(), progress=False)
+    ray_ = run_preprocess(inputs, str(tmp_path / "ray"), run=local_run(executor="ray", workers=2, batch_size=4),
+                          progress=False)
     assert ray_["workers"] == 2 and ray_["executor"] == "ray"
     for key in ("records", "written", "skipped", "failed", "unaccounted"):
         assert ray_[key] == local[key], key

@@ -268,43 +268,43 @@ BOILERPLATE = ("Home", "About", "Recent posts", "Subscribe", "Powered by", "comm
 
 @pytest.mark.parametrize("name", sorted(POSTS))
 def test_post_pages_keep_only_the_post_text(learned, name):
-    cleaner = FeedsCleaner(learned[0])
+    cleaner = FeedsCleaner(learned[0], fallback=DensityCleaner())
     (doc,) = chain(cleaner, name)
     title, author, lines = POSTS[name]
     assert doc.text.split("\n") == lines
     assert not any(junk in doc.text for junk in BOILERPLATE)
-    assert doc.meta["post_title"] == title and doc.meta["author"] == author
+    assert doc.fields["post_title"] == title and doc.fields["author"] == author
     assert cleaner.stats.counts["feeds.post"] == 1 and "feeds.non_post" not in cleaner.stats.counts
 
 
 def test_a_post_no_feed_links_to_is_cut_by_its_hosts_template(learned):
     assert "pruning" not in json.dumps([i.link for i in items_by_key().values()])
-    cleaner = FeedsCleaner(learned[0])
+    cleaner = FeedsCleaner(learned[0], fallback=DensityCleaner())
     (doc,) = chain(cleaner, "dana-pruning-the-apple-tree.html")
     assert doc.text.split("\n") == ["Prune apple trees in winter, while they are dormant.",
                                     "Remove dead, diseased and crossing branches first.",
                                     "Then thin the crowded spurs so that light reaches the middle of the tree."]
-    assert doc.meta["post_title"] == "Pruning the apple tree" and doc.meta["author"] == "Dana Smith"
+    assert doc.fields["post_title"] == "Pruning the apple tree" and doc.fields["author"] == "Dana Smith"
     assert "Plums are pruned in summer" not in doc.text  # the author's own comment stays out
     assert cleaner.stats.counts["feeds.post"] == 1
 
 
 @pytest.mark.parametrize("name", ["dana-about.html", "dana-archive.html"])
 def test_pages_the_template_does_not_match_are_non_posts_cleaned_by_density(learned, name):
-    cleaner = FeedsCleaner(learned[0])
+    cleaner = FeedsCleaner(learned[0], fallback=DensityCleaner())
     (doc,) = chain(cleaner, name)
     (dens,) = chain(DensityCleaner(), name)
     assert cleaner.stats.counts["feeds.non_post"] == 1 and "feeds.post" not in cleaner.stats.counts
-    assert "post_title" not in doc.meta and doc.text == dens.text
+    assert "post_title" not in doc.fields and doc.text == dens.text
     if name == "dana-about.html":
         assert doc.text.split("\n")[0].startswith("I have grown vegetables on this allotment since 1998")
 
 
 def test_hosts_without_template_fall_back_to_density(learned):
-    cleaner = FeedsCleaner(learned[0])
+    cleaner = FeedsCleaner(learned[0], fallback=DensityCleaner())
     (doc,) = chain(cleaner, "dana-planting-early-potatoes.html", url="http://elsewhere.example.com/p/1")
     (dens,) = chain(DensityCleaner(), "dana-planting-early-potatoes.html")
-    assert cleaner.stats.counts["feeds.no_template"] == 1 and doc.text == dens.text and "post_title" not in doc.meta
+    assert cleaner.stats.counts["feeds.no_template"] == 1 and doc.text == dens.text and "post_title" not in doc.fields
 
 
 def test_a_feed_reaching_the_cleaner_becomes_its_items_text():
@@ -361,7 +361,7 @@ def test_bad_pages_never_crash(learned):
         "deep_post": deep_post,
         "binary": bytes(range(256)) * 8,
     }
-    cleaner = FeedsCleaner(learned[0])
+    cleaner = FeedsCleaner(learned[0], fallback=DensityCleaner())
     docs = [Document(id=k, url=f"{DANA}/p/{k}", content_type="text/html", raw=v) for k, v in pages.items()]
     start = time.perf_counter()
     out = {d.id: d for d in run_steps([Decode(), Parse(), cleaner, TagRemoval()], docs)}
@@ -395,16 +395,18 @@ def test_preprocess_learns_templates_from_the_crawls_feeds_and_cleans_every_page
     """The whole stage: feeds and pages in WARCs (feeds last), a learning pass, then Ray workers."""
     import json as _json
 
-    from preprocess.pipeline import CleanOptions
+    from preprocess.options import CleanOptions
     from preprocess.run import run_preprocess
+    from tests.conftest import local_run
     from webprune.warcpack import pack_pages
 
     pack_pages([(name, url, raw(name)) for name, url in PAGES.items()], tmp_path / "a-pages.warc.gz")
     pack_pages([(name, url, raw(name)) for name, (url, _ct) in FEEDS.items()], tmp_path / "b-feeds.warc.gz",
                content_type="application/rss+xml")
-    r = run_preprocess([str(tmp_path / "a-pages.warc.gz"), str(tmp_path / "b-feeds.warc.gz")], tmp_path / "out",
-                       CleanOptions(cleaner="feeds"), workers=2, progress=False)
-    assert r["feeds"]["hosts"] == ["dana.example.org", "notes.example.net"] and r["feeds"]["feeds"] == 2
+    r = run_preprocess([str(tmp_path / "a-pages.warc.gz"), str(tmp_path / "b-feeds.warc.gz")], str(tmp_path / "out"),
+                       CleanOptions(cleaner="feeds"), local_run(executor="ray", workers=2), progress=False)
+    feeds = r["learned"]["feed_templates"]
+    assert feeds["hosts"] == ["dana.example.org", "notes.example.net"] and feeds["feeds"] == 2
     assert r["written"] == len(PAGES) and not r["unaccounted"]
     assert r["skipped"] == {"non_html": 2}  # the feeds taught the templates; they are not pages
     assert r["counters"]["feeds.post"] == 6 and r["counters"]["feeds.non_post"] == 2

@@ -1,9 +1,9 @@
 """The kitten normalisation pass (tables, lists, abbreviations, punctuation) on hand-made and real pages."""
 import time
 
-from eval.cleaning_gold import gold_pages
-from eval.cleaning_score import word_prf
-from preprocess.cleaners.kitten import FINAL_PUNCT, KittenNormalise, KittenPunctuate
+from eval.cleaning.gold import gold_pages
+from eval.cleaning.score import word_prf
+from preprocess.filters.kitten import FINAL_PUNCT, KittenNormalise, KittenPunctuate
 from preprocess.document import Document
 from preprocess.pipeline import run_steps
 from preprocess.stats import Stats
@@ -158,7 +158,7 @@ def test_flattened_list_keeps_its_links_for_line_features():
     html = page("<ul><li><a href='/a'>apples</a></li><li>pears</li><li>plums</li></ul><p>Plain words here.</p>")
     doc, _ = clean(html, line_features=True)
     assert doc.text.split("\n") == ["apples, pears, plums.", "Plain words here."]
-    density = doc.meta["link_density"]
+    density = [line.link_density for line in doc.lines]
     assert len(density) == 2 and 0.2 < density[0] < 0.5 and density[1] == 0
 
 
@@ -209,7 +209,9 @@ def test_punctuation_is_added_only_where_a_line_has_no_final_mark_and_not_to_the
     assert stats.counts["kitten_punct.lines_punctuated"] == 3
     # the step alone, on text: nothing else changes
     p = KittenPunctuate()
-    out = list(p.run([Document(id="t", title="No stop", text="one\ntwo!\nthree")]))
+    d = Document(id="t", title="No stop")
+    d.set_text("one\ntwo!\nthree")
+    out = list(p.run([d]))
     assert out[0].text == "one.\ntwo!\nthree." and out[0].title == "No stop"
     assert p.stats.counts["kitten_punct.lines_punctuated"] == 2
 

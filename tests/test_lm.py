@@ -8,7 +8,7 @@ from preprocess.lm.normalize import clean_corpus_line, normalize
 from preprocess.lm.score import Scorer
 from preprocess.lm.train import train
 from preprocess.pipeline import CleanOptions, Pipeline
-from preprocess.steps.prune import PerplexityPrune, deciles
+from preprocess.filters.prune import PerplexityPrune, deciles
 from tests.conftest import shared
 
 BOILER = ["Home | About | Contact | Login", "Copyright 2008 All rights reserved", "Subscribe to our newsletter"]
@@ -58,7 +58,8 @@ def test_training_errors_say_what_to_do(tmp_path):
 
 
 def doc(text, title="A title"):
-    d = Document(id="d", text=text, title=title)
+    d = Document(id="d", title=title)
+    d.set_text(text)
     return d
 
 
@@ -117,8 +118,10 @@ def test_segmentation_is_per_line_and_keeps_abbreviations():
 
 
 def test_adjusted_score_uses_link_density_and_needs_a_percentile(model, tmp_path):
-    from preprocess.calibrate import calibrate
-    from preprocess.readers import discover
+    from preprocess.learning import learn_in_process
+    from preprocess.readers import read_source
+    from preprocess.sources import discover
+    from preprocess.stats import Stats
     from webprune.warcpack import pack_pages
 
     with pytest.raises(ValueError, match="use --prune-percentile"):
@@ -133,10 +136,11 @@ def test_adjusted_score_uses_link_density_and_needs_a_percentile(model, tmp_path
             "</body></html>").encode()
     warc = tmp_path / "p.warc.gz"
     pack_pages([(f"d{i}", f"http://x.test/{i}", page) for i in range(3)], warc)
-    opts, info = calibrate(CleanOptions(prune_model=str(model), prune_percentile=85, prune_score="adjusted"),
-                           discover([warc]))
+    opts = CleanOptions(prune_model=str(model), prune_percentile=85, prune_score="adjusted")
+    learned = learn_in_process(opts, list(read_source(discover([warc])[0], Stats())))
+    info = learned.get("prune_threshold")["info"]
     assert info["sample_docs"] == 3 and info["sample_sentences"] == 30
-    assert opts.prune_threshold == pytest.approx(info["threshold"], abs=1e-4)
-    out, stats = Pipeline(opts).process([Document(id="x", content_type="text/html", raw=page)])
+    assert learned.get("prune_threshold")["threshold"] == pytest.approx(info["threshold"], abs=1e-4)
+    out, stats = Pipeline(opts, learned).process([Document(id="x", content_type="text/html", raw=page)])
     assert out[0]["contents"] == ("The committee said that the new school would open in the fall. "
                                   "It was a good year for the town.")

@@ -3,10 +3,11 @@ import json
 
 import pytest
 
-from preprocess.readers import discover, read_source
+from preprocess.readers import read_source
+from preprocess.sources import discover
 from preprocess.run import run_preprocess
 from preprocess.stats import Stats
-from tests.conftest import shared
+from tests.conftest import local_run, shared
 
 # file -> (documents written, {outcome: count}) as read by hand from each file
 EXPECTED = {
@@ -30,7 +31,7 @@ EXPECTED = {
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_each_real_archive_has_a_clear_outcome(name, tmp_path):
     path = shared("warc", name)
-    r = run_preprocess([str(path)], tmp_path, executor="local", progress=False)
+    r = run_preprocess([str(path)], str(tmp_path), run=local_run(), progress=False)
     written, outcomes = EXPECTED[name]
     got = {f"skipped.{k}": v for k, v in r["skipped"].items()} | {f"failed.{k}": v for k, v in r["failed"].items()}
     assert (r["written"], got) == (written, outcomes)
@@ -50,7 +51,7 @@ def test_clueweb09_ids_urls_and_japanese_text():
 
 
 def test_whole_run_over_all_archives_accounts_for_every_record(tmp_path):
-    r = run_preprocess([str(shared("warc"))], tmp_path, executor="local", progress=False)
+    r = run_preprocess([str(shared("warc"))], str(tmp_path), run=local_run(), progress=False)
     assert r["records"] == sum(w + sum(o.values()) for w, o in EXPECTED.values())
     assert r["written"] == sum(w for w, _ in EXPECTED.values()) and r["unaccounted"] == 0
     assert r["failed"] == {"corrupt": 1}
@@ -68,7 +69,7 @@ def test_file_cut_mid_record_keeps_whole_records_and_flags_the_cut_one(tmp_path)
     cut = tmp_path / "in" / "cut.warc.gz"
     cut.parent.mkdir()
     cut.write_bytes(raw[: len(raw) // 2])  # chopped in the middle of a gzip member
-    r = run_preprocess([str(cut)], tmp_path / "out", executor="local", progress=False)
+    r = run_preprocess([str(cut)], str(tmp_path / "out"), run=local_run(), progress=False)
     assert r["failed"] == {} and r["unaccounted"] == 0
     assert r["written"] == 7  # six whole responses and the partial one the cut went through
     assert r["counters"]["read.truncated_records"] == 1
@@ -84,7 +85,7 @@ def test_tar_of_html_pages_uses_file_stems_as_ids(tmp_path):
             f = tmp_path / name.replace("/", "_")
             f.write_bytes(body)
             t.add(f, arcname=name)
-    r = run_preprocess([str(tar)], tmp_path / "out", executor="local", progress=False)
+    r = run_preprocess([str(tar)], str(tmp_path / "out"), run=local_run(), progress=False)
     assert (r["written"], r["skipped"]) == (2, {"non_html": 1})
     ids = [json.loads(l)["id"] for l in next((tmp_path / "out" / "collection").glob("*")).read_text().splitlines()]
     assert ids == ["DOC-1", "DOC-2"]

@@ -6,24 +6,28 @@ import logging
 import sys
 from pathlib import Path
 
-from preprocess.pipeline import CLEANERS  # cheap: no Ray, no JVM
+from preprocess import options  # cheap: no Ray, no JVM
 
 log = logging.getLogger("webprune")
 
 
 def _cmd_preprocess(a) -> int:
-    from preprocess.pipeline import CleanOptions
     from preprocess.run import run_preprocess
 
-    opts = CleanOptions(cleaner=a.cleaner, max_bytes=a.max_bytes, prune_model=a.prune_model,
-                        max_perplexity=a.max_perplexity, prune_percentile=a.prune_percentile,
-                        prune_sample_docs=a.prune_sample_docs, prune_score=a.prune_score,
-                        max_link_density=a.max_link_density, kitten=a.kitten, drop_hinted=a.drop_hinted)
-    r = run_preprocess(a.inputs, a.output, opts, workers=a.workers, address=a.address, compress=a.gzip,
-                       batch_size=a.batch_size, executor="local" if a.local else "ray")
+    opts = options.from_args(a)
+    run = options.from_args(a, options.RunOptions)
+    if a.local:
+        run = options.RunOptions(**(run.__dict__ | {"executor": "local"}))
+    r = run_preprocess(a.inputs, a.output, opts, run, overwrite=a.overwrite, page_timeout=a.page_timeout)
     print(f"{r['records']} records: {r['written']} written, skipped {r['skipped'] or 0}, failed {r['failed'] or 0}; "
           f"{r['docs_per_s']} docs/s with {r['workers']} worker(s) -> {a.output}/collection (stats: {a.output}/stats.json)")
-    return 1 if r["unaccounted"] else 0
+    if r["unaccounted"]:
+        return 1
+    if r["units"]["failed"]:
+        print(f"{r['units']['failed']} input file(s) failed on every retry: see failed.* in {a.output}/stats.json",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 def _cmd_lm_train(a) -> int:
@@ -105,36 +109,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("preprocess", help="clean WARC/ARC/tar/HTML inputs into JsonCollection shards")
-    s.add_argument("inputs", nargs="+", help=".warc[.gz] / .arc[.gz] / .tar.gz of .html files, or folders of them")
-    s.add_argument("--output", "-o", required=True, help="output folder (collection/, stats.json, manifest.json)")
-    s.add_argument("--cleaner", default="tags", choices=CLEANERS,
-                   help="tags: tag removal only; density: Baisa's densest-subtree DOM cleaner; blog: BlogBuster's "
-                        "post rules (falls back to density); sitediff: removes text a host's pages share in the "
-                        "same place (pages grouped by host across workers); feeds: post templates learned from the "
-                        "RSS/Atom feeds in the input (Adaptive Post Recognition); the DOM cleaners are followed by tag "
-                        "removal")
-    s.add_argument("--max-link-density", type=float, default=None,
-                   help="drop written blocks with more than this share of their characters in links (e.g. 0.5)")
-    s.add_argument("--drop-hinted", action="store_true",
-                   help="drop elements whose class or id names comments, sidebars, footers, menus, share bars, "
-                        "related boxes (Readability's 'unlikely candidates')")
-    s.add_argument("--kitten", action=argparse.BooleanOptionalAction, default=None,
-                   help="Kitten normalisation: tables linearised, link lists removed, lists flattened, abbreviations "
-                        "expanded, block-final punctuation (default: on for the DOM cleaners, off for tags)")
-    s.add_argument("--workers", type=int, default=None, help="cleaner actors / CPUs (default: all local CPUs)")
-    s.add_argument("--address", default=None, help="Ray cluster to attach to (default: $RAY_ADDRESS, else local)")
-    s.add_argument("--gzip", action="store_true", help="write .jsonl.gz shards")
-    s.add_argument("--batch-size", type=int, default=64, help="records per batch sent to an actor")
-    s.add_argument("--max-bytes", type=int, default=16 << 20, help="skip payloads larger than this (too_large)")
-    s.add_argument("--local", action="store_true", help="clean in this process, without Ray (debugging)")
-    s.add_argument("--prune-model", default=None, help="KenLM model (webprune lm train): prune sentences by perplexity")
-    g = s.add_mutually_exclusive_group()
-    g.add_argument("--max-perplexity", type=float, default=None, help="drop sentences above this perplexity")
-    g.add_argument("--prune-percentile", type=float, default=None,
-                   help="drop the worst P%% of sentences (threshold calibrated on a sample, recorded in stats.json)")
-    s.add_argument("--prune-sample-docs", type=int, default=1000, help="documents in the calibration sample")
-    s.add_argument("--prune-score", choices=("perplexity", "adjusted"), default="perplexity",
-                   help="adjusted: perplexity + sentence length + the line's link density (use --prune-percentile)")
+    s.add_argument("inputs", nargs="+", help=".warc[.gz] / .arc[.gz] / .tar.gz of .html files, or folders of them "
+                                             "(paths, or URIs such as s3://bucket/crawl/)")
+    s.add_argument("--output", "-o", required=True, help="output folder or URI (collection/, stats.json, manifest.json)")
+    options.add_arguments(s.add_argument_group("cleaning"))
+    options.add_arguments(s.add_argument_group("execution"), options.RunOptions)
+    s.add_argument("--local", action="store_true", help="the same as --executor local")
+    s.add_argument("--overwrite", action="store_true",
+                   help="replace an earlier run made with other settings in --output (only webprune's own files)")
+    s.add_argument("--page-timeout", type=float, default=60.0,
+                   help="seconds a batch, then a single page, may take before its worker is ended and the page "
+                        "is failed alone (default: 60)")
     s.set_defaults(func=_cmd_preprocess)
 
     s = sub.add_parser("lm", help="train KenLM models and score sentences")
@@ -201,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["eval-cleaning"]:  # its own parser: eval/cleaning_bench.py
-        from eval.cleaning_bench import main as eval_cleaning
+        from eval.cleaning.cli import main as eval_cleaning
 
         return eval_cleaning(argv[1:])
     a = build_parser().parse_args(argv)

@@ -20,7 +20,6 @@ Outputs go to OUTPUT/: ``collections/<key>/``, ``indexes/<key>/``, ``runs/<varia
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import logging
@@ -31,15 +30,15 @@ from pathlib import Path
 from eval.metrics import DEFAULT_METRICS
 from eval.report import evaluate, markdown_table, write_json
 from index.build import STATS_FILE, build_index
-from preprocess.pipeline import CleanOptions
+from preprocess import options
+from preprocess.options import CleanOptions, RunOptions
 from preprocess.run import run_preprocess
+from preprocess.units import code_id
 from search.qld import run_search
 from search.topics import read_topics
 
 log = logging.getLogger("webprune.experiment")
 SEARCH_KEYS = {"mu", "k"}
-CLEAN_KEYS = {"cleaner", "max_bytes", "prune_model", "max_perplexity", "prune_percentile", "prune_sample_docs",
-              "prune_score", "max_link_density", "kitten", "drop_hinted"}
 
 
 def load_config(path: str | Path) -> dict:
@@ -57,15 +56,12 @@ def _path(cfg: dict, p: str) -> Path:
 
 
 def _clean_options(cfg: dict, variant: dict) -> CleanOptions:
-    unknown = set(variant) - CLEAN_KEYS - SEARCH_KEYS - {"name", "model"}
-    if unknown:
-        raise ValueError(f"variant {variant.get('name')!r}: unknown keys {', '.join(sorted(unknown))}")
-    known = {k: v for k, v in variant.items() if k in CLEAN_KEYS}
+    known = dict(variant)
     if "model" in variant:  # a model named in [models.NAME], trained when missing
-        known["prune_model"] = str(ensure_model(cfg, variant["model"]))
+        known["prune_model"] = str(ensure_model(cfg, known.pop("model")))
     elif "prune_model" in known:
         known["prune_model"] = str(_path(cfg, known["prune_model"]))
-    return CleanOptions(**known).check()
+    return options.from_mapping(known, f"[[variants]] {variant.get('name')!r}", ignore=frozenset(SEARCH_KEYS | {"name"}))
 
 
 def ensure_model(cfg: dict, name: str) -> Path:
@@ -84,23 +80,11 @@ def ensure_model(cfg: dict, name: str) -> Path:
     return out
 
 
-@functools.lru_cache(maxsize=1)
-def _cleaning_code_id() -> str:
-    """A hash of the preprocess package's source: a changed cleaner makes new collections, never stale reuse."""
-    import preprocess
-
-    root = Path(preprocess.__file__).parent
-    digest = hashlib.sha1()
-    for f in sorted(root.rglob("*.py")):
-        digest.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
-    return digest.hexdigest()[:12]
-
-
 def _key(opts: CleanOptions, inputs: list[str]) -> str:
     """Collection/index folder name: the cleaner plus a hash of everything that changes the output."""
     model = Path(opts.prune_model).stat() if opts.prune_model else None
     model_id = [model.st_size, model.st_mtime_ns] if model else None  # a retrained model is a new collection
-    blob = json.dumps([opts.__dict__, inputs, model_id, _cleaning_code_id()], sort_keys=True, default=str)
+    blob = json.dumps([opts.to_dict(), inputs, model_id, code_id()], sort_keys=True, default=str)
     return f"{opts.cleaner}-{hashlib.sha1(blob.encode()).hexdigest()[:8]}"
 
 
@@ -148,16 +132,15 @@ def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = Fa
         opts = _clean_options(cfg, v)
         key = _key(opts, inputs)
         coll, index = out / "collections" / key, out / "indexes" / key
-        row = summary["variants"][name] = {"cleaning": opts.__dict__, "collection": str(coll), "index": str(index)}
+        row = summary["variants"][name] = {"cleaning": opts.to_dict(), "collection": str(coll), "index": str(index)}
         if (coll / "stats.json").exists() and (coll / "options.json").exists():
             row["preprocess"] = json.loads((coll / "stats.json").read_text())
         else:
             log.info("[%s] preprocess %s", name, ", ".join(inputs))
             shutil.rmtree(coll, ignore_errors=True)
-            row["preprocess"] = run_preprocess(inputs, coll, opts, workers=pre.get("workers"),
-                                               address=pre.get("address"), compress=pre.get("compress", True),
-                                               executor=pre.get("executor", "ray"), progress=progress)
-            (coll / "options.json").write_text(json.dumps(opts.__dict__, indent=1, default=str) + "\n")
+            run = options.from_mapping(pre, "[preprocess]", RunOptions)
+            row["preprocess"] = run_preprocess(inputs, str(coll), opts, run, progress=progress)
+            (coll / "options.json").write_text(json.dumps(opts.to_dict(), indent=1, default=str) + "\n")
         if (index / STATS_FILE).exists():
             row["index_stats"] = json.loads((index / STATS_FILE).read_text())
         else:

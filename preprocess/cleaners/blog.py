@@ -15,16 +15,16 @@ another one is not a post of its own, and a wrapper that holds two or more posts
 
 Everything that is not inside a post is removed from the tree, so tag removal
 writes the posts' blocks; ``doc.meta["posts"]`` holds each post's title and date
-and the document gets the first post's date. A page with no post falls back to
-the ``density`` cleaner (counted as ``blog.fallback``).
+and the document gets the first post's date. A page with no post goes to the
+fallback (``density``, from the registry; counted as ``blog.fallback``).
 """
 from __future__ import annotations
 
 import re
 
-from preprocess.cleaners.density import DensityCleaner
 from preprocess.document import Document
-from preprocess.steps.base import Step
+from preprocess.dom import keep_nodes
+from preprocess.steps.base import BuildContext, Step
 
 _CONTAINER = re.compile(r"^post|hentry|^divlog$|entry.*post|post-|^snap_preview$", re.I)
 _PART = re.compile(r"title|header|footer|meta|date|info|author|byline|tag|categor|comment|share|link|nav|"
@@ -181,64 +181,26 @@ def _titles_and_dates(posts) -> list[dict]:
     return out
 
 
-def keep_posts(body, posts, ordered: bool = False) -> int:
-    """Remove every node that neither is, holds, nor lies inside a post; returns how many were removed.
-
-    Per ancestor of a post (``<body>`` included), one ``replace_children`` with the children it keeps: the
-    removed ones are never wrapped in Python objects. A post inside another post goes with that one. With
-    ``ordered`` the caller vouches that the posts come in document order (``find_posts``); else the
-    children kept under one parent are put in order by reading that parent's children.
-    """
-    targets = set(posts)
-    kept: dict = {body: []}  # node -> its children that are posts or hold one
-    for post in posts:
-        chain, node = [], post
-        while True:
-            parent = node.parent
-            if parent is None or (parent is not body and parent in targets):
-                chain = None  # not below ``body``, or inside another post
-                break
-            chain.append((parent, node))
-            if parent is body:
-                break
-            if parent.tag == "body":
-                chain = None
-                break
-            node = parent
-        for parent, node in chain or ():
-            kids = kept.setdefault(parent, [])
-            if node in kids:  # the rest of the way up is known
-                break
-            kids.append(node)
-    removed = 0
-    for parent, kids in kept.items():
-        count = len(parent.child_nodes)
-        if count > len(kids):
-            if len(kids) > 1 and not ordered:
-                at = {c: i for i, c in enumerate(parent.children.values())}
-                kids.sort(key=at.__getitem__)
-            parent.replace_children(*kids)
-            removed += count - len(kids)
-    return removed
-
-
 class BlogCleaner(Step):
     name = "blog"
 
-    def __init__(self):
+    def __init__(self, fallback: Step | None = None):
         super().__init__()
-        self.fallback = DensityCleaner()
+        self.fallback = fallback  # the registry's: density
+
+    @classmethod
+    def build(cls, ctx: BuildContext) -> "BlogCleaner":
+        return cls(fallback=ctx.fallback)
 
     def process(self, doc: Document) -> Document | None:
         body = doc.tree.body
         posts = find_posts(body) if body is not None else []
         if not posts:
             self.stat_update("fallback")
-            self.fallback.stats = self.stats
-            return self.fallback.process(doc)
+            return self.fallback.process(doc) if self.fallback is not None else doc
         doc.meta["posts"] = _titles_and_dates(posts)
         if doc.meta["posts"][0]["date"]:
-            doc.meta["date"] = doc.meta["posts"][0]["date"]
+            doc.fields["date"] = doc.meta["posts"][0]["date"]
         self.stat_update("posts", len(posts))
-        self.stat_update("nodes_removed", keep_posts(body, posts, ordered=True))
+        self.stat_update("nodes_removed", keep_nodes(body, posts, ordered=True))
         return doc

@@ -25,21 +25,12 @@ chosen node is the one ``subtree_stats`` chooses (about 0.5% of pages).
 """
 from __future__ import annotations
 
-from preprocess.cleaners.density_counts import (NOISE_TAGS, STRUCTURAL_TAGS, _Shadow, _stats_of_markup,  # noqa: F401
-                                                _Unsupported)
+from preprocess.cleaners.density_counts import _Shadow, _stats_of_markup, _Unsupported
 from preprocess.document import Document
+from preprocess.dom import element_children, keep_only
 from preprocess.steps.base import Step
 
 MAX_DEPTH = 100  # descent steps; 10,000-level markup must not turn into 10,000 serialisations
-_STRICT = False  # tests: let an error of the shadow path surface instead of falling back
-
-
-def element_children(node):
-    """Element children by sibling links (``children``/``child_nodes`` cost ~20x more in resiliparse)."""
-    child = node.first_element_child
-    while child is not None:
-        yield child
-        child = child.next_element_sibling
 
 
 def subtree_stats(node) -> tuple[int, int]:
@@ -113,31 +104,8 @@ def content_node(body):
     """The node Baisa's descent stops at, and the path of tags to it (for the stats)."""
     try:
         return _content_node_fast(body)
-    except _Unsupported:  # (any other error too: the per-node path is the definition)
+    except Exception:  # _Unsupported, or any other error: the per-node path is the definition
         return _content_node_slow(body)
-    except Exception:
-        if _STRICT:
-            raise
-        return _content_node_slow(body)
-
-
-def keep_only(node, root) -> int:
-    """Remove every sibling along the path from ``node`` up to ``root``; returns nodes removed.
-
-    One ``replace_children`` per ancestor that has other children: removing the siblings one by one
-    would wrap each of them in a Python object first.
-    """
-    removed = 0
-    while node is not None and node is not root:
-        parent = node.parent
-        if parent is None:
-            break
-        count = len(parent.child_nodes)
-        if count > 1:
-            parent.replace_children(node)
-            removed += count - 1
-        node = parent
-    return removed
 
 
 class DensityCleaner(Step):

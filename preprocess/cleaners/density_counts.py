@@ -28,10 +28,9 @@ import re
 
 import numpy as np
 
-NOISE_TAGS = ("script", "style", "noscript", "template", "svg", "math", "iframe", "object", "select", "textarea",
-              "button")
+from preprocess.dom import NOISE_TAGS, TAG_RE
+
 _NOISE_BLOCK = re.compile(r"<!--.*?-->|<(" + "|".join(NOISE_TAGS) + r")\b.*?</\1\s*>", re.S | re.I)
-_TAG = re.compile(r"<[^>]*>")
 _WS = (" ", "\n", "\t", "\r", "\u00a0")
 STRUCTURAL_TAGS = ("div", "p", "table", "tbody", "thead", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd",
                    "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "aside", "nav", "header", "footer",
@@ -42,7 +41,7 @@ _STRUCTURAL_OPEN = re.compile(r"<(?:" + "|".join(STRUCTURAL_TAGS) + r")[\s>/]", 
 
 def _stats_of_markup(html: str) -> tuple[int, int]:
     markup = _NOISE_BLOCK.sub(" ", html)
-    text = _TAG.sub(" ", markup)
+    text = TAG_RE.sub(" ", markup)
     return len(text) - sum(text.count(ws) for ws in _WS), len(_STRUCTURAL_OPEN.findall(markup))
 
 

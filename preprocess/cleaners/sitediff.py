@@ -2,44 +2,69 @@
 
 Pages of one host share a template: menus, footers, "related" boxes and
 copyright lines repeat on every page while the content does not. Each page is
-compared with a *reference page* of its host -- the median-size page of the
-first group of that host's pages this worker sees -- and the text blocks that
-are identical *and in the same position* on both pages are template text and
-are removed.
+compared with its host's *reference page* -- the median-size page of a sample of
+the host's pages -- and the text blocks that are identical *and in the same
+position* on both pages are template text and are removed.
 
 "Same position" is taken on the page's block sequence (the lines tag removal
 writes, one per block, in document order): blocks are aligned with the
 reference's by a longest common subsequence (rapidfuzz's C++ ``LCSseq`` over
-the lines), so an identical block only counts as template where the two pages'
-orders agree around it -- a "Comments" heading inside the article does not
-match the one in the reference's footer unless the sequences line up there.
-Where the page shares less than ``min_shared`` of the reference's blocks, the
-two templates differ (another section of the site, a redesign) and the page
-falls back to the ``density`` cleaner, as it does when its host has no other
-page yet (``sitediff.fallback.*`` counts why).
+64-bit hashes of the lines), so an identical block only counts as template where
+the two pages' orders agree around it. Where the page shares less than
+``min_shared`` of the reference's blocks, the two templates differ (another
+section of the site, a redesign) and the page goes to the fallback (``density``,
+then tag removal again), as it does when its host has fewer than two pages or
+it has no URL (``sitediff.fallback.*`` counts why). The reference page itself is
+compared with its neighbour in size.
 
-Grouping: the driver regroups records by host inside a bounded window and
-routes each host to one worker (``crc32(host) % workers``), so a worker sees
-every page of its hosts, in input order, and keeps one reference per host
-(an LRU of ``max_hosts`` references: memory stays bounded whatever the crawl).
+References are learned before cleaning, by :class:`SiteReferences`, a learning
+pass: every worker reads its own input file and keeps, per host, the
+``SAMPLE_PER_HOST`` pages with the smallest hash of their id; the driver merges
+these samples, so a host's sample -- and its reference -- is the same for any
+split of the input and any worker count. Only line hashes travel (never text), and
+a reference keeps at most ``MAX_REF_LINES`` of them, so each host's state is
+bounded. The references are written in hash buckets under
+``OUT/learned/site_references/``; a worker loads the buckets of the hosts it meets.
+Cleaning is then per page: no grouping of pages by host across workers.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
-from typing import Iterable, Iterator
+import hashlib
+import heapq
+import zlib
 
 from rapidfuzz.distance import LCSseq
 
-from preprocess.cleaners.density import DensityCleaner
 from preprocess.document import Document
-from preprocess.steps.base import Step
-from preprocess.steps.tags import TagRemoval, keep_lines
+from preprocess.learning import LearningPass
+from preprocess.output import OutputDir
+from preprocess.pipeline import Pipeline
+from preprocess.steps.base import BuildContext, Step
 
-MAX_REF_LINES = 5000  # a reference longer than this is cut: memory per host stays bounded
+MAX_REF_LINES = 5000     # a reference longer than this is cut
+SAMPLE_PER_HOST = 25     # pages per host the reference is chosen from
+BUCKETS = 64             # reference files under OUT/learned/site_references/
 
 
-def template_lines(lines: list[str], ref: list[str]) -> set[int]:
-    """Indexes of ``lines`` that align with an identical line of ``ref`` (LCS over whole lines)."""
+def line_hash(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+
+
+def page_hashes(doc: Document) -> list[int]:
+    # an empty page is one empty block, so that it still aligns with an empty reference
+    return [line_hash(line.text) for line in doc.lines] or [line_hash("")]
+
+
+def rank(doc_id: str) -> str:
+    return hashlib.sha1(doc_id.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def bucket_of(host: str) -> int:
+    return zlib.crc32(host.encode("utf-8", "surrogatepass")) % BUCKETS
+
+
+def template_lines(lines: list, ref: list) -> set[int]:
+    """Indexes of ``lines`` that align with an identical item of ``ref`` (LCS over whole lines)."""
     if not lines or not ref:
         return set()
     out: set[int] = set()
@@ -48,79 +73,150 @@ def template_lines(lines: list[str], ref: list[str]) -> set[int]:
     return out
 
 
+def choose_reference(candidates: list[tuple]) -> dict | None:
+    """The reference of a host from its sample ``(rank, chars, doc id, hashes)``: the median-size page,
+    and its neighbour in size (the reference page is compared with that one)."""
+    if len(candidates) < 2:
+        return None
+    by_size = sorted(candidates, key=lambda c: (c[1], c[0]))
+    ref, alt = by_size[len(by_size) // 2], by_size[len(by_size) // 2 - 1]
+    return {"ref_id": ref[2], "ref": ref[3][:MAX_REF_LINES], "alt": alt[3][:MAX_REF_LINES]}
+
+
+class SiteReferences(LearningPass):
+    """Per host, a sample of its pages' line hashes (map, on the workers), then its reference (driver)."""
+
+    name = "site_references"
+    sample_per_host = SAMPLE_PER_HOST
+
+    def map_docs(self, rnd: int, docs, learned, state) -> dict:
+        docs = list(docs)
+        return self._hashes(docs, self._sample(docs), learned)
+
+    def map(self, rnd: int, unit, job, state):
+        # two reads of the unit's file: ids and hosts first, then only the sampled pages are cleaned
+        from preprocess.readers import read_source
+        from preprocess.stats import Stats
+        from preprocess.work import load_learned
+
+        chosen = self._sample(read_source(unit.source, Stats()))
+        return self._hashes(read_source(unit.source, Stats()), chosen, load_learned(job))
+
+    def _sample(self, docs) -> set[str]:
+        """Ids of each host's ``sample_per_host`` pages with the smallest rank."""
+        best: dict[str, list] = {}  # host -> heap of (-rank, id)
+        for doc in docs:
+            host = doc.host
+            if not host:
+                continue
+            heap = best.setdefault(host, [])
+            item = (-int(rank(doc.id), 16), doc.id)
+            if len(heap) < self.sample_per_host:
+                heapq.heappush(heap, item)
+            elif item > heap[0]:
+                heapq.heapreplace(heap, item)
+        return {doc_id for heap in best.values() for _, doc_id in heap}
+
+    def _hashes(self, docs, chosen: set[str], learned) -> dict:
+        """host -> [(rank, characters, id, line hashes)] of the sampled pages, cleaned as far as sitediff."""
+        from preprocess.stats import Stats
+
+        pipe = Pipeline(self.opts, learned, stop_before="sitediff")
+        out: dict[str, list] = {}
+        for doc in docs:
+            if doc.id not in chosen:
+                continue
+            host, doc_id = doc.host, doc.id
+            for d in pipe.run([doc], Stats()):
+                out.setdefault(host, []).append((rank(doc_id), len(d.text), doc_id, page_hashes(d)))
+        return out
+
+    def reduce(self, rnd: int, partials: list, state) -> dict:
+        merged: dict[str, list] = {}
+        for part in partials:
+            for host, cands in part.items():
+                merged.setdefault(host, []).extend(cands)
+        refs = {}
+        for host, cands in merged.items():
+            sample = sorted(cands)[: self.sample_per_host]
+            ref = choose_reference(sample)
+            if ref is not None:
+                refs[host] = ref
+        return {"refs": refs, "hosts": len(merged)}
+
+    def finish(self, state, out: OutputDir | None) -> dict:
+        info = {"hosts": state["hosts"], "hosts_with_reference": len(state["refs"]),
+                "sample_per_host": self.sample_per_host}
+        if out is None:
+            return {"inline": state["refs"], "info": info}
+        buckets: dict[int, dict] = {}
+        for host, ref in state["refs"].items():
+            buckets.setdefault(bucket_of(host), {})[host] = ref
+        out.mkdirs("learned", "site_references")
+        for b, refs in sorted(buckets.items()):
+            out.write_json(refs, "learned", "site_references", f"{b:03d}.json")
+        return {"buckets": sorted(buckets), "info": info}
+
+
+class _References:
+    """A host's reference, from the artefact: inline, or read bucket by bucket from OUT/learned/ when needed."""
+
+    def __init__(self, artefact: dict | None, root: str | None):
+        self.inline = (artefact or {}).get("inline")
+        self.present = set((artefact or {}).get("buckets", []))
+        self.root = root
+        self.loaded: dict[int, dict] = {}
+
+    def get(self, host: str) -> dict | None:
+        if self.inline is not None:
+            return self.inline.get(host)
+        b = bucket_of(host)
+        if b not in self.present:
+            return None
+        if b not in self.loaded:
+            self.loaded[b] = OutputDir(self.root).read_json("learned", "site_references", f"{b:03d}.json") or {}
+        return self.loaded[b].get(host)
+
+
 class SiteDiffCleaner(Step):
-    """Runs after tag removal on a batch; pages are compared within their host."""
+    """Runs after tag removal: drops the lines a page shares, in place, with its host's reference."""
 
     name = "sitediff"
 
-    def __init__(self, line_features: bool = False, min_shared: float = 0.2, max_hosts: int = 10_000):
+    def __init__(self, references: dict | None = None, fallback: Step | None = None, min_shared: float = 0.2,
+                 root: str | None = None):
         super().__init__()
         self.min_shared = min_shared
-        self.max_hosts = max_hosts
-        self.refs: OrderedDict[str, list[str]] = OrderedDict()  # host -> reference page's lines (LRU)
-        self.density = DensityCleaner()
-        self.tags = TagRemoval(line_features=line_features)
+        self.refs = _References(references, root)
+        self.fallback = fallback  # the registry's: density on the page's tree, then tag removal again
 
-    def reset(self) -> None:
-        self.refs.clear()
+    @classmethod
+    def build(cls, ctx: BuildContext) -> "SiteDiffCleaner":
+        return cls(ctx.learned.get("site_references"), fallback=ctx.fallback, root=ctx.learned.root)
 
     def _fallback(self, doc: Document, why: str) -> Document | None:
-        """Clean the page alone with ``density`` (its tree is still there) and write it again."""
+        """Clean the page alone with the fallback (its tree is still there); without one, keep it as written."""
         self.stat_update(f"fallback.{why}")
-        self.density.stats = self.tags.stats = self.stats
-        if self.density.process(doc) is None:
-            return None
-        return self.tags.process(doc)
+        return self.fallback.process(doc) if self.fallback is not None else doc
 
-    def _remember(self, host: str, lines: list[str]) -> list[str]:
-        """Make ``lines`` the host's reference (LRU: the least recently used host goes past ``max_hosts``)."""
-        ref = self.refs[host] = lines[:MAX_REF_LINES]
-        if len(self.refs) > self.max_hosts:
-            self.refs.popitem(last=False)
-            self.stat_update("hosts_evicted")
+    def process(self, doc: Document) -> Document | None:
+        host = doc.host
+        if not host:
+            out = self._fallback(doc, "no_host")
         else:
-            self.stat_update("hosts")
-        return ref
+            ref = self.refs.get(host)
+            if ref is None:
+                out = self._fallback(doc, "single_page")
+            else:
+                out = self._diff(doc, ref["alt"] if doc.id == ref["ref_id"] else ref["ref"])
+        if out is not None and not out.lines and not out.title:
+            return self.drop(out, "empty", "no text left after the site diff")
+        return out
 
-    def _diff(self, doc: Document, ref: list[str]) -> Document | None:
-        lines = doc.text.split("\n")
-        same = template_lines(lines, ref)
+    def _diff(self, doc: Document, ref: list) -> Document | None:
+        same = template_lines(page_hashes(doc), ref)
         if len(same) < self.min_shared * len(ref):
             return self._fallback(doc, "structure_differs")
         self.stat_update("template_lines_removed", len(same))
-        keep_lines(doc, lines, [i for i in range(len(lines)) if i not in same])
+        doc.lines = [line for i, line in enumerate(doc.lines) if i not in same]
         return doc
-
-    def process(self, doc: Document) -> Document | None:  # one page alone: no host to compare with
-        return self._fallback(doc, "single_page")
-
-    def run(self, docs: Iterable[Document]) -> Iterator[Document]:
-        groups: dict[str, list[Document]] = {}
-        for doc in docs:
-            groups.setdefault(doc.host, []).append(doc)
-        for host, group in groups.items():
-            try:
-                if not host:
-                    results = [self._fallback(d, "no_host") for d in group]
-                elif host in self.refs:
-                    self.refs.move_to_end(host)
-                    results = [self._diff(d, self.refs[host]) for d in group]
-                elif len(group) == 1:  # the host's first page: it becomes the reference, with nothing to compare
-                    self._remember(host, group[0].text.split("\n"))
-                    results = [self._fallback(group[0], "first_page")]
-                else:  # the median-size page is the reference; it is compared with its neighbour in size
-                    by_size = sorted(group, key=lambda d: len(d.text))
-                    ref_doc, alt_doc = by_size[len(by_size) // 2], by_size[len(by_size) // 2 - 1]
-                    ref = self._remember(host, ref_doc.text.split("\n"))
-                    alt = alt_doc.text.split("\n")
-                    results = [self._diff(d, alt if d is ref_doc else ref) for d in group]
-            except Exception as exc:  # a bad group fails its pages, never the batch
-                for d in group:
-                    self.drop(d, "sitediff_error", f"{type(exc).__name__}: {exc}", kind="failed")
-                continue
-            for doc, out in zip(group, results):
-                if out is not None:
-                    if not out.text and not out.title:
-                        self.drop(out, "empty", "no text left after the site diff")
-                        continue
-                    yield out

@@ -8,7 +8,8 @@ processing one document fails that document only, never the batch.
 from __future__ import annotations
 
 import logging
-from typing import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
 
 from preprocess.document import Document
 from preprocess.stats import Stats
@@ -16,11 +17,37 @@ from preprocess.stats import Stats
 log = logging.getLogger("webprune.preprocess")
 
 
+@dataclass
+class BuildContext:
+    """What a step may build itself from: the options, the learned artefacts, its cleaner's fallback."""
+
+    opts: Any                  # preprocess.options.CleanOptions
+    learned: Any               # preprocess.learned.Learned
+    fallback: "Step | None" = None
+
+
 class Step:
     name = "step"
 
     def __init__(self) -> None:
-        self.stats = Stats()
+        self._stats = Stats()
+
+    @classmethod
+    def build(cls, ctx: BuildContext) -> "Step":
+        """The step for a pipeline (the registry calls this); steps without options need no override."""
+        return cls()
+
+    @property
+    def stats(self) -> Stats:
+        return self._stats
+
+    @stats.setter
+    def stats(self, stats: Stats) -> None:
+        """The pipeline hands each batch a fresh Stats; a step's fallback counts into the same one."""
+        self._stats = stats
+        fallback = getattr(self, "fallback", None)
+        if fallback is not None:
+            fallback.stats = stats
 
     def stat_update(self, key: str, value: int | float = 1) -> None:
         self.stats.update(f"{self.name}.{key}", value)
@@ -32,6 +59,9 @@ class Step:
 
     def reset(self) -> None:
         """Forget what earlier batches taught the step (per-host state); most steps keep none."""
+        fallback = getattr(self, "fallback", None)
+        if fallback is not None:
+            fallback.reset()
 
     def process(self, doc: Document) -> Document | None:
         """Return the document (possibly changed) or None after calling :meth:`drop`."""
@@ -47,3 +77,29 @@ class Step:
                 continue
             if out is not None:
                 yield out
+
+
+class Chain(Step):
+    """Steps run one after another on one document: a cleaner's fallback (e.g. density, then tag removal)."""
+
+    def __init__(self, steps: list[Step]):
+        super().__init__()
+        self.steps = steps
+        self.name = "+".join(s.name for s in steps)
+
+    @Step.stats.setter
+    def stats(self, stats: Stats) -> None:
+        self._stats = stats
+        for s in self.steps:
+            s.stats = stats
+
+    def reset(self) -> None:
+        for s in self.steps:
+            s.reset()
+
+    def process(self, doc: Document) -> Document | None:
+        for s in self.steps:
+            doc = s.process(doc)
+            if doc is None:
+                return None
+        return doc

@@ -15,7 +15,8 @@ from typing import Iterator
 from resiliparse.parse.encoding import detect_encoding, map_encoding_to_html5
 
 from preprocess.document import Document
-from preprocess.steps.base import Step
+from preprocess.options import DEFAULT_MAX_BYTES
+from preprocess.steps.base import BuildContext, Step
 
 HTML_TYPES = {"text/html", "application/xhtml+xml", "application/xml+xhtml"}
 # Content types that say nothing: the payload is sniffed instead.
@@ -78,10 +79,14 @@ class Decode(Step):
 
     name = "decode"
 
-    def __init__(self, max_bytes: int = 16 << 20, max_garbage: float = 0.1):
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, max_garbage: float = 0.1):
         super().__init__()
         self.max_bytes = max_bytes
         self.max_garbage = max_garbage
+
+    @classmethod
+    def build(cls, ctx: BuildContext) -> "Decode":
+        return cls(max_bytes=ctx.opts.max_bytes)
 
     def process(self, doc: Document) -> Document | None:
         payload = doc.raw or b""

@@ -7,14 +7,12 @@ import re
 
 from resiliparse.parse.html import HTMLTree, NodeType
 
-from preprocess.cleaners.blog import keep_posts
-from preprocess.cleaners.density import NOISE_TAGS, DensityCleaner, element_children
-from preprocess.cleaners.feeds.items import _TAG, feed_items, host_key, is_feed
+from preprocess.cleaners.feeds.items import feed_items, host_key, is_feed
 from preprocess.cleaners.feeds.learn import HostTemplate
 from preprocess.cleaners.feeds.paths import MAX_MATCHES
 from preprocess.document import Document
-from preprocess.steps.base import Step
-from preprocess.steps.tags import tidy_lines
+from preprocess.dom import NOISE_TAGS, TAG_RE, element_children, keep_nodes, tidy_lines
+from preprocess.steps.base import BuildContext, Step
 
 _FEED_ROOTS = ("rss", "feed", "rdf:rdf")
 _ITEM_TEXT = ("content:encoded", "content", "description", "summary")
@@ -55,7 +53,7 @@ def _field_text(el, max_nodes: int = 20000) -> str:
                 parts.append("\n")
             if node.tag not in NOISE_TAGS:
                 stack.append(node.first_child)
-    text = html_lib.unescape(_TAG.sub("\n", "".join(parts).replace("]]>", " ")))
+    text = html_lib.unescape(TAG_RE.sub("\n", "".join(parts).replace("]]>", " ")))
     return tidy_lines(text)
 
 
@@ -95,16 +93,19 @@ class FeedsCleaner(Step):
 
     name = "feeds"
 
-    def __init__(self, templates: dict[str, HostTemplate | dict] | None = None):
+    def __init__(self, templates: dict[str, HostTemplate | dict] | None = None, fallback: Step | None = None):
         super().__init__()
         self.templates = {host_key(host): t if isinstance(t, HostTemplate) else HostTemplate.from_json(t)
                           for host, t in (templates or {}).items()}
-        self.fallback = DensityCleaner()
+        self.fallback = fallback  # the registry's: density
+
+    @classmethod
+    def build(cls, ctx: BuildContext) -> "FeedsCleaner":
+        return cls((ctx.learned.get("feed_templates") or {}).get("templates", {}), fallback=ctx.fallback)
 
     def _density(self, doc: Document, reason: str) -> Document | None:
         self.stat_update(reason)
-        self.fallback.stats = self.stats
-        return self.fallback.process(doc)
+        return self.fallback.process(doc) if self.fallback is not None else doc
 
     def process(self, doc: Document) -> Document | None:
         tree = doc.tree
@@ -127,14 +128,14 @@ class FeedsCleaner(Step):
         if not nodes:
             return self._density(doc, "non_post")
         # title and author first: they usually lie outside the content that is about to be kept
-        for key, path, cap in (("post_title", tmpl.title, 300), ("author", tmpl.author, 200)):
+        for key, path, cap in (("author", tmpl.author, 200), ("post_title", tmpl.title, 300)):
             found = next((t for t in (_node_text(n) for n in path.find(body, 50)) if t), "") if path else ""
             if found:
-                doc.meta[key] = found[:cap]
+                doc.fields[key] = found[:cap]
                 self.stat_update(f"with_{'title' if key == 'post_title' else key}")
         self.stat_update("post")
         self.stat_update("post_nodes", len(nodes))
-        self.stat_update("nodes_removed", keep_posts(body, nodes))
+        self.stat_update("nodes_removed", keep_nodes(body, nodes))
         doc.meta["content_path"] = str(tmpl.content)
         return doc
 

@@ -11,16 +11,15 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from resiliparse.extract.html2text import extract_plain_text
 from resiliparse.parse.html import HTMLTree
 
-from preprocess.cleaners.density import NOISE_TAGS
+from preprocess.dom import NOISE_TAGS, TAG_RE, tidy_lines
+from preprocess.options import DEFAULT_MAX_BYTES
 from preprocess.steps.decode import mime_type
-from preprocess.steps.tags import tidy_lines
 
-MAX_FEED_BYTES = 16 << 20
+MAX_FEED_BYTES = DEFAULT_MAX_BYTES
 
 _FEED_MIMES = ("rss", "atom")
 _FEED_START = re.compile(
     rb"^\s*(?:<\?xml[^>]*>\s*)?(?:(?:<!--.*?-->|<\?.*?\?>|<!DOCTYPE[^>]*>)\s*)*<(rss|feed|rdf:RDF)[\s>/]", re.I | re.S)
-_TAG = re.compile(r"<[^>]*>")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -92,7 +91,7 @@ def html_to_text(markup: str) -> str:
                                              list_bullets=False, alt_texts=False, links=False, form_fields=False,
                                              noscript=False, skip_elements=list(NOISE_TAGS)))
     except Exception:  # the fragment is a field of a feed: never let it fail the feed
-        return tidy_lines(html_lib.unescape(_TAG.sub(" ", markup)))
+        return tidy_lines(html_lib.unescape(TAG_RE.sub(" ", markup)))
 
 
 @dataclass(slots=True)

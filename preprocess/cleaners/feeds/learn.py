@@ -1,18 +1,22 @@
 """Learning per-host templates from a crawl: feed items matched to their pages, paths merged per host."""
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from resiliparse.parse.html import HTMLTree
 
+from preprocess.learning import LearningPass
 from preprocess.cleaners.feeds.items import FeedItem, feed_items, host_key, is_feed, normalize_url, url_key
 from preprocess.cleaners.feeds.match import MatchResult, match_item
 from preprocess.cleaners.feeds.paths import MIN_SUPPORT, Path, merge_paths
+from preprocess.options import DEFAULT_MAX_BYTES
 from preprocess.steps.decode import HTML_TYPES, UNKNOWN_TYPES, decode_payload, looks_like_html, mime_type
 
-MAX_PAGE_BYTES = 16 << 20
+log = logging.getLogger("webprune.preprocess")
+MAX_PAGE_BYTES = DEFAULT_MAX_BYTES
 LEARN_WORDS = 300       # feed content words kept while learning (the prefix search needs no more)
 
 
@@ -83,30 +87,14 @@ def _is_html(content_type: str, raw: bytes) -> bool:
 Records = Iterable[tuple[str, str, bytes]]
 
 
-def learn_templates(records: Records | Callable[[], Iterable[tuple[str, str, bytes]]],
-                    min_support: float = MIN_SUPPORT) -> tuple[dict[str, HostTemplate], dict]:
-    """Templates per host from a crawl's ``(url, content_type, raw bytes)`` records.
+_COUNTS = ("records", "feeds", "feeds_empty", "feed_items", "pages_linked", "pages_matched", "pages_unmatched",
+           "page_errors")
 
-    Two passes, so pages may come before or after their feed: the first reads the feeds (items kept
-    by link, content capped at ``LEARN_WORDS`` words), the second parses and matches each page a feed
-    item links to, one at a time, keeping only its paths. ``records`` is a re-iterable (a list, or
-    anything whose ``iter()`` starts afresh) or a callable returning a fresh iterator per pass; a
-    one-shot iterator (a generator) is refused with TypeError, since its pages before the feed would be
-    lost. Memory: the feed items plus a few paths per matched page; pages are never held.
 
-    Returns ``(templates by host, stats)``; hosts are keyed by :func:`host_key` (``www.`` dropped).
-    """
-    if callable(records):
-        passes = records
-    else:
-        if iter(records) is records:
-            raise TypeError("learn_templates reads the records twice: pass a list, a re-iterable, or a "
-                            "callable returning a fresh iterator, not a one-shot iterator")
-        passes = lambda: iter(records)  # noqa: E731
-    stats = {"records": 0, "feeds": 0, "feeds_empty": 0, "feed_items": 0, "pages_linked": 0, "pages_matched": 0,
-             "pages_unmatched": 0, "page_errors": 0, "hosts_matched": 0, "hosts_with_template": 0}
+def collect_items(records: Iterable[tuple[str, str, bytes]], stats: dict) -> dict[str, FeedItem]:
+    """Feed items by the key of the page they link to (the first item wins), content capped at ``LEARN_WORDS``."""
     items: dict[str, FeedItem] = {}
-    for url, content_type, raw in passes():
+    for url, content_type, raw in records:
         stats["records"] += 1
         if raw and is_feed(content_type, raw):
             stats["feeds"] += 1
@@ -115,9 +103,14 @@ def learn_templates(records: Records | Callable[[], Iterable[tuple[str, str, byt
             stats["feeds_empty"] += not found
             for item in found:
                 items.setdefault(url_key(item.link), item)
-    per_host: dict[str, list[MatchResult]] = {}
-    done: set[str] = set()
-    for url, content_type, raw in passes():
+    return items
+
+
+def match_pages(records: Iterable[tuple[str, str, bytes]], items: dict[str, FeedItem],
+                stats: dict) -> list[tuple[str, str, MatchResult]]:
+    """(page key, host, match) for each page a feed item links to, matched once, one page parsed at a time."""
+    out, done = [], set()
+    for url, content_type, raw in records:
         if not raw or len(raw) > MAX_PAGE_BYTES:
             continue
         key = url_key(url)
@@ -135,13 +128,88 @@ def learn_templates(records: Records | Callable[[], Iterable[tuple[str, str, byt
             stats["pages_unmatched"] += 1
             continue
         stats["pages_matched"] += 1
-        host = host_key(urlsplit(normalize_url(url)).hostname or "")
-        per_host.setdefault(host, []).append(match)
+        out.append((key, host_key(urlsplit(normalize_url(url)).hostname or ""), match))
+    return out
+
+
+def induce_templates(matches: Iterable[tuple[str, str, MatchResult]], stats: dict,
+                     min_support: float = MIN_SUPPORT) -> dict[str, HostTemplate]:
+    """Per-host templates from the matched pages (a page key seen twice counts once: the first)."""
+    per_host: dict[str, list[MatchResult]] = {}
+    seen: set[str] = set()
+    for key, host, match in matches:
+        if key not in seen:
+            seen.add(key)
+            per_host.setdefault(host, []).append(match)
     templates = {}
-    for host, matches in per_host.items():
-        tmpl = induce_template(matches, host, min_support)
+    for host, found in per_host.items():
+        tmpl = induce_template(found, host, min_support)
         if tmpl is not None:
             templates[host] = tmpl
     stats["hosts_matched"] = len(per_host)
     stats["hosts_with_template"] = len(templates)
+    return templates
+
+
+def learn_templates(records: Records | Callable[[], Iterable[tuple[str, str, bytes]]],
+                    min_support: float = MIN_SUPPORT) -> tuple[dict[str, HostTemplate], dict]:
+    """Templates per host from a crawl's ``(url, content_type, raw bytes)`` records, in one process.
+
+    Two passes, so pages may come before or after their feed: the first reads the feeds, the second
+    parses and matches each page a feed item links to. ``records`` is a re-iterable or a callable
+    returning a fresh iterator per pass; a one-shot iterator is refused with TypeError, since its pages
+    before the feed would be lost. Returns ``(templates by host, stats)``; hosts are keyed by
+    :func:`host_key` (``www.`` dropped). Distributed runs use :class:`FeedTemplates` instead.
+    """
+    if callable(records):
+        passes = records
+    else:
+        if iter(records) is records:
+            raise TypeError("learn_templates reads the records twice: pass a list, a re-iterable, or a "
+                            "callable returning a fresh iterator, not a one-shot iterator")
+        passes = lambda: iter(records)  # noqa: E731
+    stats = dict.fromkeys(_COUNTS, 0)
+    items = collect_items(passes(), stats)
+    templates = induce_templates(match_pages(passes(), items, stats), stats, min_support)
     return templates, stats
+
+
+def _records(docs) -> Iterable[tuple[str, str, bytes]]:
+    for doc in docs:
+        yield doc.url, doc.content_type, doc.raw
+
+
+class FeedTemplates(LearningPass):
+    """The ``feeds`` cleaner's learning pass: round 0 collects feed items on the workers, round 1 matches
+    the pages they link to where those pages are; the driver merges them in unit order."""
+
+    name = "feed_templates"
+    rounds = 2
+
+    def map_docs(self, rnd: int, docs, learned, state):
+        stats = dict.fromkeys(_COUNTS, 0)
+        if rnd == 0:
+            return collect_items(_records(docs), stats), stats
+        return match_pages(_records(docs), state["items"], stats), stats
+
+    def reduce(self, rnd: int, partials: list, state):
+        stats = dict(state["stats"]) if state else dict.fromkeys(_COUNTS, 0)
+        for _, part in partials:
+            for k, v in part.items():
+                stats[k] += v
+        if rnd == 0:
+            items: dict[str, FeedItem] = {}
+            for found, _ in partials:
+                for key, item in found.items():
+                    items.setdefault(key, item)
+            return {"items": items, "stats": stats}
+        templates = induce_templates((m for found, _ in partials for m in found), stats)
+        return {"templates": templates, "stats": stats}
+
+    def finish(self, state, out) -> dict:
+        stats = state["stats"]
+        if not state["templates"]:
+            log.warning("feeds: no post template learned (no RSS/Atom feed in the input, or no page it links "
+                        "to matched); every page is cleaned by density")
+        return {"templates": {h: t.to_json() for h, t in sorted(state["templates"].items())},
+                "info": stats | {"hosts": sorted(state["templates"])}}

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from preprocess.cleaners.density import NOISE_TAGS, element_children
+from preprocess.dom import NOISE_TAGS, element_children
 from preprocess.cleaners.feeds.items import FeedItem
 from preprocess.cleaners.feeds.paths import Path, path_of
 

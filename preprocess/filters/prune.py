@@ -26,13 +26,13 @@ import re
 import time
 from collections import Counter
 
-from preprocess.document import Document
+from preprocess.document import Document, Line
 from preprocess.lm.normalize import normalize
-from preprocess.segment import sentences_of
-from preprocess.steps.base import Step
+from preprocess.options import PRUNE_SCORES as SCORES
+from preprocess.segment import sentences_of_lines
+from preprocess.steps.base import BuildContext, Step
 
 HIST_PREFIX = "prune.hist."
-SCORES = ("perplexity", "adjusted")
 # Fitted by scripts/eval_pruning_lines.py (general-English trigram; see README "Does perplexity find boilerplate?")
 ADJUSTED_WEIGHTS = (0.191, -1.323, 2.635)
 _WORD = re.compile(r"\w")
@@ -73,6 +73,18 @@ class PerplexityPrune(Step):
         self.adjusted = score == "adjusted"
         self._loads = 1  # reported once in the stats: a run shows one model load per worker
 
+    @classmethod
+    def build(cls, ctx: BuildContext) -> "PerplexityPrune":
+        opts = ctx.opts
+        threshold = opts.max_perplexity
+        if opts.prune_percentile is not None:
+            calibrated = ctx.learned.get("prune_threshold")
+            if calibrated is None:
+                raise ValueError("percentile pruning needs its threshold: the prune_threshold learning pass "
+                                 "(preprocess.calibrate) runs first")
+            threshold = calibrated["threshold"]
+        return cls(opts.prune_model, threshold, opts.prune_score)
+
     def decision_score(self, sentence: str, link_density: float = 0.0) -> tuple[float, float] | None:
         """(perplexity, the score compared with the threshold), or None for a sentence without words."""
         norm = normalize(sentence)
@@ -89,15 +101,14 @@ class PerplexityPrune(Step):
             self.stat_update("model_loads", self._loads)
             self._loads = 0
         before = len(doc.text.encode("utf-8"))
-        lines: dict[int, list[str]] = {}
+        kept_lines: dict[int, list[str]] = {}
         seen = kept = 0
         bins = []
-        links = doc.meta.get("link_density")
-        if self.adjusted and links is None:
+        if self.adjusted and any(line.link_density is None for line in doc.lines):
             raise RuntimeError("adjusted pruning needs line link densities: TagRemoval(line_features=True)")
         t0 = time.perf_counter()
-        for line_no, sent in sentences_of(doc.text):
-            scored = self.decision_score(sent, links[line_no] if self.adjusted else 0.0)
+        for line_no, sent in sentences_of_lines(doc.lines):
+            scored = self.decision_score(sent, doc.lines[line_no].link_density if self.adjusted else 0.0)
             seen += 1
             if scored is None:  # no word at all ("!!! ---", "|"): nothing worth indexing
                 self.stat_update("sentences_without_words")
@@ -105,18 +116,18 @@ class PerplexityPrune(Step):
             ppl, score = scored
             bins.append(hist_bin(ppl))
             if score <= self.threshold:
-                lines.setdefault(line_no, []).append(sent)
+                kept_lines.setdefault(line_no, []).append(sent)
                 kept += 1
         score_s = time.perf_counter() - t0
         for b, n in Counter(bins).items():
             self.stats.counts[f"{HIST_PREFIX}{b}"] += n
-        doc.text = "\n".join(" ".join(s) for _, s in sorted(lines.items()))
+        doc.lines = [Line(" ".join(sents), doc.lines[i].link_density) for i, sents in sorted(kept_lines.items())]
         after = len(doc.text.encode("utf-8"))
         for key, value in (("sentences", seen), ("sentences_kept", kept), ("sentences_dropped", seen - kept),
                            ("bytes_before", before), ("bytes_after", after), ("segment_score_s", score_s)):
             self.stat_update(key, value)
         if seen == 0:
             self.stat_update("docs_without_sentences")
-        if not doc.text and not doc.title:
+        if not doc.lines and not doc.title:
             return self.drop(doc, "empty_after_pruning", f"all {seen} sentences scored above {self.threshold:g}")
         return doc

@@ -72,8 +72,8 @@ import html as htmllib
 import re
 from statistics import median
 
-from preprocess.cleaners.density import element_children
 from preprocess.document import Document
+from preprocess.dom import NOISE_TAGS, TAG_RE as _TAG, element_children, nodes
 from preprocess.steps.base import Step
 
 SHORT_ITEM_CHARS = 60       # median item length below which a list becomes one sentence
@@ -93,18 +93,15 @@ _CLOSERS = "\"')]»”’」』"
 # An item ending in one of these already separates itself from the next: no ", " after it.
 _JOINERS = frozenset(",;:|/·•-–—")
 
-_NOISE_TAGS = ("script", "style", "noscript", "template", "svg", "math", "iframe", "object", "select",
-               "textarea", "button")
 # All patterns below read lexbor's serialisation: tags and attribute names lower case, no re.I needed
 # (it made the tag patterns 2.5x slower).
-_NOISE_START = re.compile(r"<(?:!--|" + "|".join(_NOISE_TAGS) + r")")
-_NOISE_BLOCK = re.compile(r"<!--.*?-->|<(" + "|".join(_NOISE_TAGS) + r")\b.*?</\1\s*>", re.S)
+_NOISE_START = re.compile(r"<(?:!--|" + "|".join(NOISE_TAGS) + r")")
+_NOISE_BLOCK = re.compile(r"<!--.*?-->|<(" + "|".join(NOISE_TAGS) + r")\b.*?</\1\s*>", re.S)
 _SPACED_TAGS = ("p", "div", "br", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6",
                 "table", "caption", "tr", "td", "th", "thead", "tbody", "tfoot", "section", "article", "aside",
                 "nav", "header", "footer", "main", "blockquote", "pre", "form", "fieldset", "center", "address",
                 "hr", "figure", "figcaption", "details", "summary", "option", "img")
 _SPACED_TAG = re.compile(r"</?(?:" + "|".join(_SPACED_TAGS) + r")\b[^>]*>")
-_TAG = re.compile(r"<[^>]*>")
 # Elements that make a table cell or a list item "block content" (tag removal breaks lines at them).
 BLOCK_TAGS = ("p", "div", "ul", "ol", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre",
               "section", "article", "aside", "nav", "header", "footer", "main", "form", "fieldset", "center",
@@ -175,15 +172,6 @@ def ends_sentence(text: str) -> bool:
 def end_sentence(text: str) -> str:
     """``text`` with a "." added unless it already ends a sentence."""
     return text if not text or ends_sentence(text) else text + "."
-
-
-def nodes(node_list) -> list:
-    """A resiliparse node list as a Python list.
-
-    Quirk (resiliparse 2.0.1): iterating a ``query_selector_all`` result, ``list()`` of it or indexing
-    it is quadratic in its length (5,000 matches: ~2 minutes); ``.values()`` is linear (20,000: 0.1 s).
-    """
-    return node_list.values()
 
 
 # -- tables ------------------------------------------------------------------------
@@ -413,21 +401,17 @@ class KittenNormalise(Step):
 class KittenPunctuate(Step):
     """End every line of ``doc.text`` with sentence-final punctuation ("." where there is none).
 
-    Runs after TagRemoval; ``doc.title`` is left alone. The line count does not
-    change, so per-line features (``doc.meta["link_density"]``) stay aligned.
+    Runs after TagRemoval; ``doc.title`` is left alone; each line keeps its features.
     """
 
     name = "kitten_punct"
 
     def process(self, doc: Document) -> Document | None:
-        if not doc.text:
-            return doc
-        changed, lines = 0, doc.text.split("\n")
-        for i, line in enumerate(lines):
-            if line and line[-1] not in FINAL_PUNCT:
-                lines[i] = line + "."
+        changed = 0
+        for line in doc.lines:
+            if line.text[-1] not in FINAL_PUNCT:
+                line.text += "."
                 changed += 1
         if changed:
-            doc.text = "\n".join(lines)
             self.stat_update("lines_punctuated", changed)
         return doc

@@ -1,0 +1,169 @@
+"""``webprune eval-cleaning``: webprune's cleaners and peer extractors against human gold text, side by side.
+
+    webprune eval-cleaning [--sets cleaneval-final,dragnet] [--limit 50] [--jobs 1|2] [--json OUT]
+        [--tools tags,webprune/density+hints+links(0.5)+prune(adjusted,p=25),readability,peers,...]
+
+Tools: ``webprune/<spec>`` for any cleaning spec (``preprocess.spec``: a cleaner,
+then ``+hints``, ``+links(X)``, ``+kitten``/``+nokitten``, ``+prune(...)``), a bare
+cleaner name, a peer of ``eval/cleaning/peers.py`` (install them with
+``pip install -e '.[bench]'``), ``webprune`` (every cleaner) or ``peers``.
+``--max-link-density``, ``--prune-model``, ``--prune-percentile`` ... fill what a spec
+leaves open (bare ``+links``, bare ``+prune``).
+
+Pages: the first ``--limit`` pages of each of ``--sets`` that have gold text; the
+CleanEval ``<text id=...>`` wrapper line is removed before any tool sees a page
+(``--keep-wrapper`` keeps it). How pages are cleaned and timed:
+``eval/cleaning/harness.py``. What is scored: webprune's ``contents`` as indexed
+(title line + text), the peers' main text; word precision / recall / F1 on an
+exact word LCS and the CleanEval score (``eval/cleaning/score.py``), macro mean
+per set, x100. Prints one table per set and a summary (cell = "F1 (docs/s/core)",
+best per set in bold, last row the best peer); ``--json`` adds per-page scores.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import time
+from pathlib import Path
+
+from eval.cleaning.gold import FORMATS, gold_pages
+from eval.cleaning.harness import WP_PREFIX, calibrate_prune, run_tool, tool_options
+from eval.cleaning.report import _fmt_rate, _versions, aggregate, report
+from eval.cleaning.score import cleaneval, word_prf
+
+ROOT = Path(__file__).resolve().parents[2]
+PEER_MODULES = {"trafilatura": "trafilatura", "resiliparse": "resiliparse", "justext": "justext",
+                "boilerpy3": "boilerpy3", "readability": "readability"}
+
+
+def resolve_tools(tools_arg: str | None, cleaners: list[str], peers: list[str]) -> list[str]:
+    every = [WP_PREFIX + c for c in cleaners] + peers
+    if not tools_arg:
+        return every
+    chosen = []
+    for name in (t.strip() for t in tools_arg.split(",")):
+        if not name:
+            continue
+        if name == "webprune":
+            picks = [WP_PREFIX + c for c in cleaners]
+        elif name == "peers":
+            picks = list(peers)
+        elif name in every:
+            picks = [name]
+        elif name in peers:
+            picks = [name]
+        elif WP_PREFIX + name in every:
+            picks = [WP_PREFIX + name]
+        elif "+" in name and name.removeprefix(WP_PREFIX).split("+")[0] in cleaners:
+            picks = [WP_PREFIX + name.removeprefix(WP_PREFIX)]
+        else:
+            raise SystemExit(f"unknown tool {name!r}; choose from {', '.join(every)} (or webprune, peers)")
+        chosen += [p for p in picks if p not in chosen]
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    from eval.cleaning.peers import PEERS
+    from preprocess.registry import CLEANERS
+
+    ap = argparse.ArgumentParser(prog="webprune eval-cleaning", description=__doc__.split("\n\n")[0],
+                                 epilog="Tool ids, the +steps and what is scored: see eval/cleaning_bench.py.")
+    ap.add_argument("--sets", default=",".join(FORMATS), help=f"comma list (default: {','.join(FORMATS)})")
+    ap.add_argument("--limit", type=int, default=None, help="first N pages per set (quick runs)")
+    ap.add_argument("--cleaners", "--cleaner", default=",".join(CLEANERS),
+                    help=f"webprune cleaners, comma list (default: all of CLEANERS = {','.join(CLEANERS)})")
+    ap.add_argument("--tools", default=None,
+                    help="comma list of tools, e.g. density,webprune/density+links,readability "
+                         "(default: all cleaners and the installed peers)")
+    ap.add_argument("--max-link-density", type=float, default=0.5, help="for +links tools (default 0.5)")
+    ap.add_argument("--prune-model", default=None, help="KenLM model for +prune tools")
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--max-perplexity", type=float, default=None, help="+prune: drop sentences above this")
+    g.add_argument("--prune-percentile", type=float, default=None, help="+prune: drop the worst P%% of sentences")
+    ap.add_argument("--prune-score", choices=("perplexity", "adjusted"), default="perplexity")
+    ap.add_argument("--prune-sample-docs", type=int, default=1000, help="+prune calibration pages")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes per tool (default 1; 2 on this machine max)")
+    ap.add_argument("--timeout", type=int, default=20, help="per-page timeout in seconds (default 20)")
+    ap.add_argument("--keep-wrapper", action="store_true", help="keep CleanEval's <text ...> wrapper line")
+    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data", help="shared data folder")
+    ap.add_argument("--json", type=Path, default=None, help="write aggregates and per-page scores here")
+    args = ap.parse_args(argv)
+
+    sets = [s.strip() for s in args.sets.split(",") if s.strip()]
+    if bad := [s for s in sets if s not in FORMATS]:
+        ap.error(f"unknown set(s) {bad}; choose from {', '.join(FORMATS)}")
+    cleaners = [c.strip() for c in args.cleaners.split(",") if c.strip()]
+    if bad := [c for c in cleaners if c not in CLEANERS]:
+        ap.error(f"unknown cleaner(s) {bad}; choose from {', '.join(CLEANERS)}")
+    if args.jobs < 1 or args.timeout < 1:
+        ap.error("--jobs and --timeout must be >= 1")
+    installed = [t for t in PEERS if importlib.util.find_spec(PEER_MODULES[t]) is not None]
+    tools = resolve_tools(args.tools, cleaners, list(PEERS) if args.tools else installed)
+    if not tools:
+        ap.error("no tools selected")
+    missing = [t for t in tools if t in PEER_MODULES and t not in installed]
+    if missing:
+        ap.error(f"peer(s) not installed: {', '.join(missing)}; run: .venv/bin/pip install -e '.[bench]'")
+    if not args.tools and len(installed) < len(PEERS):
+        print(f"peers not installed, left out: {', '.join(sorted(set(PEERS) - set(installed)))} "
+              "(.venv/bin/pip install -e '.[bench]')", file=sys.stderr)
+    settings = {"max_link_density": args.max_link_density, "prune_model": args.prune_model,
+                "max_perplexity": args.max_perplexity, "prune_percentile": args.prune_percentile,
+                "prune_score": args.prune_score, "prune_sample_docs": args.prune_sample_docs}
+    for t in tools:
+        if t.startswith(WP_PREFIX):
+            try:
+                tool_options(t, settings)
+            except ValueError as exc:
+                ap.error(str(exc))
+    if not (args.shared / "cleaning").is_dir():
+        ap.error(f"no cleaning data under {args.shared}")
+
+    pages = []
+    for s in sets:
+        ps = gold_pages(args.shared, [s])
+        pages += ps[: args.limit] if args.limit else ps
+    t0 = time.perf_counter()
+    golds = [p.gold_text() for p in pages]
+    print(f"{len(pages)} pages in {len(sets)} sets, gold read in {time.perf_counter() - t0:.1f} s; "
+          f"tools: {', '.join(tools)}; jobs={args.jobs}", file=sys.stderr)
+
+    settings["thresholds"] = calibrate_prune(tools, pages, settings)
+    per_page: list[dict] = []
+    summary: dict[str, dict] = {}
+    for tool in tools:
+        w0 = time.perf_counter()
+        results = run_tool(tool, pages, args.jobs, args.timeout, args.keep_wrapper, settings)
+        rows = []
+        for page, gold, (text, cpu, status, err) in zip(pages, golds, results):
+            prf = word_prf(text, gold)
+            row = {"tool": tool, "set": page.set, "name": page.name, "precision": prf["precision"],
+                   "recall": prf["recall"], "f1": prf["f1"], "cleaneval": cleaneval(text, gold), "cpu": cpu,
+                   "status": status, "out_words": len(text.split())}
+            if err:
+                row["error"] = err
+            rows.append(row)
+        per_page += rows
+        summary[tool] = {s: aggregate([r for r in rows if r["set"] == s]) for s in sets}
+        allagg = aggregate(rows)
+        print(f"{tool}: {len(rows)} pages, {allagg['cpu_s']:.1f} CPU s ({_fmt_rate(allagg['docs_per_s'])} docs/s), "
+              f"wall {time.perf_counter() - w0:.0f} s, errors {allagg['errors']}, timeouts {allagg['timeouts']}, "
+              f"macro F1 {allagg['f1']:.1f}", file=sys.stderr, flush=True)
+
+    print(report(summary, sets, tools))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        doc = {"options": {"sets": sets, "limit": args.limit, "tools": tools, "jobs": args.jobs,
+                           "timeout": args.timeout, "keep_wrapper": args.keep_wrapper, "shared": str(args.shared),
+                           "settings": settings},
+               "versions": _versions(tools), "summary": summary, "pages": per_page}
+        args.json.write_text(json.dumps(doc, indent=1))
+        print(f"wrote {args.json}", file=sys.stderr)
+    return 0
+
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+"""The benchmark's worker side: clean pages with one tool in a spawn pool, time each call in CPU seconds.
+
+Per tool, ONE pool of ``--jobs`` processes runs the tool over all pages of all
+sets; the tool is imported and built once per process (webprune:
+``Pipeline(options)``). Per page only the cleaning call is timed, in CPU time
+(``time.process_time``), so other load on the machine does not skew docs/s. A
+call that raises counts as an error, one that runs longer than ``timeout``
+seconds (``signal.alarm``) as a timeout; both score as "".
+
+Cleaners that compare the pages of a host (``sitediff``) get every page of a host
+of a set in one call and learn their site references from those pages alone
+(``preprocess.learning.learn_in_process``), as a preprocess run learns them from
+its crawl; the call's CPU time, learning included, is shared evenly by its pages.
+Percentile pruning is calibrated once, as ``webprune preprocess`` does, on the first
+``prune_sample_docs`` benchmark pages -- input pages only, never gold text.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import re
+import signal
+import sys
+import time
+import warnings
+from pathlib import Path
+
+from eval.cleaning.gold import page_url
+from preprocess.registry import cleaner
+from preprocess.spec import parse_spec
+
+WP_PREFIX = "webprune/"
+_WRAP_OPEN = re.compile(rb"\A\s*<text\b[^>]*>[ \t]*\r?\n?")
+_WRAP_CLOSE = re.compile(rb"</text>\s*\Z")
+
+
+def strip_wrapper(raw: bytes) -> bytes:
+    """Remove CleanEval's ``<text id=...>`` ... ``</text>`` wrapper (no-op on other pages)."""
+    m = _WRAP_OPEN.match(raw)
+    if not m:
+        return raw
+    return _WRAP_CLOSE.sub(b"", raw[m.end():])
+
+
+
+def tool_options(tool: str, settings: dict):
+    """CleanOptions of a webprune tool id ``webprune/<spec>`` (``preprocess.spec``); ``settings`` (the CLI's
+    --max-link-density, --prune-model, ...) fill what the spec leaves open."""
+    return parse_spec(tool.removeprefix(WP_PREFIX), settings)
+
+
+def is_webprune(tool: str) -> bool:
+    return tool.startswith(WP_PREFIX)
+
+
+# --------------------------------------------------------------------------- worker side
+
+class _Timeout(BaseException):
+    """BaseException, so a tool's ``except Exception`` does not swallow it."""
+
+
+_W: dict = {}
+
+
+def _on_alarm(signum, frame):
+    _W["timed_out"] = True
+    signal.alarm(1)  # a bare ``except:`` inside a tool may swallow this: fire again until it escapes
+    raise _Timeout
+
+
+
+def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) -> None:
+    warnings.filterwarnings("ignore")
+    if tool.startswith(WP_PREFIX):
+        from preprocess.document import Document
+        from preprocess.learned import Learned
+        from preprocess.learning import learn_in_process
+        from preprocess.pipeline import Pipeline
+
+        opts = tool_options(tool, settings)
+        known = Learned({"prune_threshold": {"threshold": settings["thresholds"][tool]}}
+                        if tool in settings.get("thresholds", {}) else {})
+        grouped = cleaner(opts.cleaner).host_grouped
+        pipe = None if grouped else Pipeline(opts, known)
+
+        def call(pages: list[tuple[bytes, str]]) -> tuple[list[str], str | None]:
+            try:
+                docs = [Document(id=str(i), url=url, content_type="text/html", raw=raw)
+                        for i, (raw, url) in enumerate(pages)]
+                # one call is one host of one set: its site references come from those pages alone
+                run = Pipeline(opts, learn_in_process(opts, docs, known)) if grouped else pipe
+                out, _stats = run.process(docs)
+                by_id = {o["id"]: o["contents"] for o in out}
+                return [by_id.get(str(i), "") for i in range(len(pages))], None
+            except Exception as exc:  # noqa: BLE001
+                return [""] * len(pages), f"{type(exc).__name__}: {str(exc)[:200]}"
+    else:
+        from eval.cleaning import peers as cleaners
+
+        cleaners.quiet()
+
+        def call(pages: list[tuple[bytes, str]]) -> tuple[list[str], str | None]:
+            (raw, _url), = pages
+            text, err = cleaners.run(tool, raw)
+            return [text], err
+
+    _W.update(call=call, timeout=timeout, keep_wrapper=keep_wrapper)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    # warm-up outside the timed calls: lazy imports, stoplists, model loading
+    try:
+        call([(b"<html><head><title>t</title></head><body><p>warm up text for the cleaner.</p></body></html>", "")])
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _clean_group(task: tuple[list[int], list[str]]) -> list[tuple[int, str, float, str, str | None]]:
+    """Pages cleaned in one call (one page, or a host's pages): (index, text, cpu seconds, status, error) each."""
+    idxs, paths = task
+    pages = []
+    for path in paths:
+        raw = Path(path).read_bytes()
+        pages.append((raw if _W["keep_wrapper"] else strip_wrapper(raw), page_url(raw)))
+    _W["timed_out"] = False
+    texts, err = [""] * len(pages), None
+    t0 = time.process_time()
+    try:
+        signal.alarm(_W["timeout"] * len(pages))
+        try:
+            texts, err = _W["call"](pages)
+        finally:
+            signal.alarm(0)
+    except _Timeout:
+        pass
+    cpu = (time.process_time() - t0) / len(pages)
+    signal.alarm(0)
+    if _W["timed_out"]:
+        return [(i, "", cpu, "timeout", f"> {_W['timeout']} s per page") for i in idxs]
+    return [(i, t, cpu, ("error" if err else "ok"), err) for i, t in zip(idxs, texts)]
+
+
+
+# --------------------------------------------------------------------------- parent side
+
+def host_groups(pages: list) -> list[list[int]]:
+    """Indexes of the pages grouped by (set, host); pages without a URL stand alone."""
+    from preprocess.document import Document
+
+    groups: dict = {}
+    for i, p in enumerate(pages):
+        host = Document(id="", url=page_url(p.input.read_bytes())).host
+        groups.setdefault((p.set, host or f"#{i}"), []).append(i)
+    return list(groups.values())
+
+
+
+def run_tool(tool: str, pages: list, jobs: int, timeout: int, keep_wrapper: bool, settings: dict):
+    grouped = is_webprune(tool) and cleaner(tool_options(tool, settings).cleaner).host_grouped
+    groups = host_groups(pages) if grouped else [[i] for i in range(len(pages))]
+    tasks = [(g, [str(pages[i].input) for i in g]) for g in groups]
+    ctx = mp.get_context("spawn")
+    results = [None] * len(pages)
+    with ctx.Pool(jobs, initializer=_init_worker, initargs=(tool, timeout, keep_wrapper, settings)) as pool:
+        for done in pool.imap_unordered(_clean_group, tasks, chunksize=1 if grouped else 4):
+            for idx, text, cpu, status, err in done:
+                results[idx] = (text, cpu, status, err)
+    return results
+
+
+def calibrate_prune(tools: list[str], pages: list, settings: dict) -> dict:
+    """Thresholds of percentile-pruning tools, calibrated on input pages as preprocess does."""
+    from preprocess.document import Document
+    from preprocess.learning import learn_in_process
+
+    out = {}
+    for tool in tools:
+        if not is_webprune(tool):
+            continue
+        opts = tool_options(tool, settings)
+        if not opts.prune_model or opts.prune_percentile is None:
+            continue
+        sample = [Document(id=str(i), url=page_url(raw), content_type="text/html", raw=strip_wrapper(raw))
+                  for i, raw in enumerate(p.input.read_bytes() for p in pages[: opts.prune_sample_docs])]
+        info = learn_in_process(opts, sample).get("prune_threshold")
+        out[tool] = info["threshold"]
+        print(f"{tool}: prune threshold {info['threshold']:.4g} ({info['info']})", file=sys.stderr)
+    return out

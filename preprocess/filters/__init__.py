@@ -1,0 +1,1 @@
+"""Composable steps: switched on by their option, they work with any cleaner."""

@@ -1,0 +1,137 @@
+"""Crash and stall isolation inside a unit: one bad record fails alone, never its batch or its file.
+
+Before each batch the worker writes an attempt marker (``OUT/work/<unit key>.json``)
+naming the records in flight, and arms a watchdog. If the worker dies -- a native
+crash in a parser, an out-of-memory kill, or the watchdog ending a page that runs
+past ``page_timeout`` -- Ray retries the unit, and the retry reads the marker:
+
+* the batch that was in flight is redone one record at a time, the marker naming
+  each record before it runs;
+* a record named by the marker of a dead attempt is the poison: it is counted as
+  ``failed.native_crash`` (or ``failed.timeout`` when the watchdog ended it) and
+  skipped; everything else is cleaned as usual.
+
+Two retries find a poison record (batch, then the record). The Python watchdog
+writes its note and exits the process; a stall inside C code that holds the GIL is
+ended by ``faulthandler``'s own thread a little later (counted as a crash).
+"""
+from __future__ import annotations
+
+import faulthandler
+import logging
+import os
+import threading
+import time
+from typing import Iterable, Iterator
+
+from preprocess.document import Document
+from preprocess.output import OutputDir
+from preprocess.stats import Stats
+
+log = logging.getLogger("webprune.preprocess")
+HARD_KILL_EXTRA_S = 15.0  # faulthandler's backstop after the Python watchdog's deadline
+
+
+class _Watchdog:
+    """One per process: ends it when the records in flight run past their deadline, noting it in the marker first."""
+
+    _instance: "_Watchdog | None" = None
+
+    def __init__(self):
+        self.guard: AttemptGuard | None = None
+        self.deadline: float | None = None
+        self.lock = threading.Lock()
+        threading.Thread(target=self._watch, name="webprune-watchdog", daemon=True).start()
+
+    @classmethod
+    def get(cls) -> "_Watchdog":
+        if cls._instance is None:
+            cls._instance = cls()
+        return cls._instance
+
+    def arm(self, guard: "AttemptGuard", seconds: float) -> None:
+        with self.lock:
+            self.guard, self.deadline = guard, time.monotonic() + seconds
+        faulthandler.dump_traceback_later(seconds + HARD_KILL_EXTRA_S, exit=True)
+
+    def disarm(self) -> None:
+        with self.lock:
+            self.deadline = None
+        faulthandler.cancel_dump_traceback_later()
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(0.5)
+            with self.lock:
+                guard = self.guard if self.deadline is not None and time.monotonic() > self.deadline else None
+            if guard is not None:
+                guard.note_timeout()
+                log.error("a record of %s ran past --page-timeout; ending this worker so it is retried without it",
+                          guard.source)
+                os._exit(3)
+
+
+class AttemptGuard:
+    def __init__(self, out: OutputDir, unit_key: str, source: str, page_timeout: float, watchdog: bool = True):
+        self.out, self.name, self.source = out, f"{unit_key}.json", source
+        self.page_timeout = page_timeout
+        self.state = out.read_json("work", self.name) or {}
+        self.poison = {int(k): v for k, v in self.state.get("poison", {}).items()}
+        self._inflight: dict = {}
+        last = self.state.get("inflight")
+        if last:  # the attempt before this one died with these records in flight
+            if last["first"] == last["last"]:
+                self.poison[last["first"]] = "timeout" if last.get("timeout") else "native_crash"
+            self.suspect = (last["first"], last["last"])
+        else:
+            self.suspect = tuple(self.state.get("suspect") or ()) or None
+        self.dog = _Watchdog.get() if watchdog and page_timeout > 0 else None
+        if self.poison or self.suspect:
+            log.warning("%s: retrying after a worker died (suspect records %s, poison %s)", source,
+                        self.suspect, sorted(self.poison))
+
+    def _mark(self, first: int, last: int) -> None:
+        self._inflight = {"first": first, "last": last}
+        self.out.write_json({"poison": self.poison, "suspect": self.suspect, "inflight": self._inflight},
+                            "work", self.name)
+
+    def note_timeout(self) -> None:
+        if self._inflight:
+            self.out.write_json({"poison": self.poison, "suspect": self.suspect,
+                                 "inflight": self._inflight | {"timeout": True}}, "work", self.name)
+
+    def batches(self, docs: Iterable[Document], size: int, stats: Stats) -> Iterator[list[Document]]:
+        """Batches of ``docs``, numbered in reading order; poison records are counted and left out."""
+        batch: list[tuple[int, Document]] = []
+        for n, doc in enumerate(docs):
+            if n in self.poison:
+                reason = self.poison[n]
+                stats.outcome("failed", reason, example=f"{doc.id} ({doc.source}): record {n} "
+                              f"{'ran past --page-timeout' if reason == 'timeout' else 'killed its worker'}")
+                log.error("%s: record %d (%s) %s; it is counted as failed.%s", doc.source, n, doc.id,
+                          "ran past the page timeout" if reason == "timeout" else "crashed its worker", reason)
+                continue
+            batch.append((n, doc))
+            if len(batch) >= size:
+                yield from self._run(batch)
+                batch = []
+        if batch:
+            yield from self._run(batch)
+        if self.dog is not None:
+            self.dog.disarm()
+
+    def _run(self, batch: list[tuple[int, Document]]) -> Iterator[list[Document]]:
+        first, last = batch[0][0], batch[-1][0]
+        careful = self.suspect is not None and first <= self.suspect[1] and last >= self.suspect[0]
+        groups = [[item] for item in batch] if careful else [batch]
+        for group in groups:
+            self._mark(group[0][0], group[-1][0])
+            if self.dog is not None:
+                self.dog.arm(self, self.page_timeout)
+            yield [doc for _, doc in group]
+            if self.dog is not None:
+                self.dog.disarm()
+
+    def done(self) -> None:
+        """The unit finished: its marker goes."""
+        self.out.delete("work", self.name)

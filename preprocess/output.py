@@ -1,0 +1,134 @@
+"""The output folder of a preprocess run, on any ``pyarrow.fs`` filesystem (local path or URI).
+
+Layout::
+
+    OUT/run.json              the options and code the folder was made with (resume refuses others)
+    OUT/collection/NNNNN-<source>.jsonl[.gz]   one shard per input file (Pyserini JsonCollection)
+    OUT/units/NNNNN.json      one entry per finished unit: its key, shard, documents and stats
+    OUT/learned/<name>.json   artefacts of the learning passes (thresholds, templates, references)
+    OUT/work/                 attempt markers of running units (crash isolation; gone when a unit ends)
+    OUT/manifest.json, OUT/stats.json   written by the driver at the end
+
+Every file is written to ``NAME.tmp`` and moved into place, so a reader never sees half
+a file; a shard plus its unit entry, both carrying the unit key, is what "complete" means.
+Nothing outside these names is ever deleted.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import re
+
+import pyarrow.fs as pafs
+
+from preprocess.sources import filesystem, join
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+OWN = ("run.json", "manifest.json", "stats.json", "collection", "units", "learned", "work")
+SHARD = re.compile(r"^\d{5}-.*\.jsonl(\.gz)?(\.tmp)?$")
+
+
+def shard_name(index: int, source_name: str, compress: bool) -> str:
+    return f"{index:05d}-{_UNSAFE.sub('_', source_name)[:80]}.jsonl" + (".gz" if compress else "")
+
+
+class OutputDir:
+    def __init__(self, uri: str):
+        self.uri = str(uri)
+        self.fs, self.root = filesystem(self.uri)
+
+    def path(self, *parts: str) -> str:
+        return join(self.root, *parts)
+
+    def mkdirs(self, *parts: str) -> None:
+        self.fs.create_dir(self.path(*parts), recursive=True)
+
+    def exists(self, *parts: str) -> bool:
+        return self.fs.get_file_info(self.path(*parts)).type != pafs.FileType.NotFound
+
+    def size(self, *parts: str) -> int | None:
+        info = self.fs.get_file_info(self.path(*parts))
+        return info.size if info.type == pafs.FileType.File else None
+
+    def listdir(self, *parts: str) -> list[str]:
+        info = self.fs.get_file_info(pafs.FileSelector(self.path(*parts), allow_not_found=True))
+        return sorted(f.base_name for f in info)
+
+    # -- whole files, written atomically -----------------------------------------------------------------
+    def write_bytes(self, data: bytes, *parts: str) -> None:
+        final = self.path(*parts)
+        tmp = final + ".tmp"
+        try:
+            fh = self.fs.open_output_stream(tmp)
+        except FileNotFoundError:  # its folder is not there yet
+            self.fs.create_dir(final.rsplit("/", 1)[0], recursive=True)
+            fh = self.fs.open_output_stream(tmp)
+        with fh:
+            fh.write(data)
+        self.fs.move(tmp, final)
+
+    def write_json(self, data, *parts: str) -> None:
+        self.write_bytes((json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"), *parts)
+
+    def read_json(self, *parts: str):
+        try:
+            with self.fs.open_input_stream(self.path(*parts)) as fh:
+                return json.loads(fh.read())
+        except (FileNotFoundError, OSError, ValueError):
+            return None
+
+    def delete(self, *parts: str) -> None:
+        path = self.path(*parts)
+        info = self.fs.get_file_info(path)
+        if info.type == pafs.FileType.Directory:
+            self.fs.delete_dir(path)
+        elif info.type == pafs.FileType.File:
+            self.fs.delete_file(path)
+
+    def delete_own(self) -> None:
+        """Remove what webprune wrote here (``--overwrite``); other files in the folder stay."""
+        for name in OWN:
+            if name != "collection":
+                self.delete(name)
+        for name in self.listdir("collection"):
+            if SHARD.match(name):
+                self.delete("collection", name)
+
+    # -- shards ------------------------------------------------------------------------------------------
+    def open_shard(self, name: str, compress: bool) -> "ShardFile":
+        return ShardFile(self, name, compress)
+
+
+class ShardFile:
+    """A shard being written: lines go to ``NAME.tmp``; ``commit`` moves it into place and returns its size."""
+
+    def __init__(self, out: OutputDir, name: str, compress: bool):
+        self.out, self.name = out, name
+        self.final = out.path("collection", name)
+        self.tmp = self.final + ".tmp"
+        self._raw = out.fs.open_output_stream(self.tmp)
+        # mtime=0 and no file name in the gzip header: a retried unit writes the very same bytes
+        self._fh = gzip.GzipFile(fileobj=self._raw, mode="wb", mtime=0, filename="", compresslevel=6) \
+            if compress else self._raw
+        self.documents = 0
+
+    def write(self, lines: list[bytes]) -> None:
+        if lines:
+            self._fh.write(b"".join(lines))
+            self.documents += len(lines)
+
+    def commit(self) -> int:
+        if self._fh is not self._raw:
+            self._fh.close()
+        self._raw.close()
+        self.out.fs.move(self.tmp, self.final)
+        return self.out.size("collection", self.name) or 0
+
+    def abort(self) -> None:
+        try:
+            if self._fh is not self._raw:
+                self._fh.close()
+            self._raw.close()
+            self.out.fs.delete_file(self.tmp)
+        except OSError:
+            pass

@@ -1,0 +1,85 @@
+"""The typed contract between the driver and its workers: a run's job, its work units, their results.
+
+One input file is one :class:`WorkUnit`. The driver plans units and merges
+:class:`UnitResult`s; the worker that runs a unit reads its file, cleans it and
+writes its shard (:mod:`preprocess.work`). A unit's key hashes everything its
+shard depends on -- the options, the cleaning code, the learned artefacts and the
+input file's identity -- so a resumed or retried unit is recognised, and redone
+only when something changed.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from preprocess.options import CleanOptions
+from preprocess.output import shard_name
+from preprocess.sources import Source
+
+
+def digest(*parts) -> str:
+    return hashlib.sha1(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def code_id() -> str:
+    """A hash of the preprocess package's source: an edited cleaner never reuses a stale shard."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha1()
+    for f in sorted(root.rglob("*.py")):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every unit of a run shares; small, sent with each task."""
+
+    opts: CleanOptions
+    output: str                   # OUT, a path or URI every worker can reach
+    compress: bool = True
+    batch_size: int = 64
+    learned: dict = field(default_factory=dict)  # learning pass name -> artefact digest (OUT/learned/<name>.json)
+    page_timeout: float = 60.0    # seconds one page (one batch, until a crash narrows it) may take
+    recycle_rss_mb: int = 0       # a worker past this peak RSS exits after its unit (0: never)
+
+    @property
+    def key(self) -> str:
+        return digest(self.opts.to_dict(), code_id(), self.learned)[:16]
+
+
+@dataclass(frozen=True)
+class WorkUnit:
+    index: int
+    source: Source
+    key: str
+    shard: str
+
+    @property
+    def entry(self) -> str:
+        return f"{self.index:05d}.json"
+
+
+def plan(sources: list[Source], job: Job) -> list[WorkUnit]:
+    return [WorkUnit(i, src, digest(job.key, job.compress, src.identity, i)[:16],
+                     shard_name(i, src.name, job.compress))
+            for i, src in enumerate(sources)]
+
+
+@dataclass
+class UnitResult:
+    index: int
+    key: str
+    shard: str | None
+    documents: int
+    shard_bytes: int
+    stats: dict                   # Stats.to_state(): counts, times, examples
+    reused: bool = False          # finished by an earlier run (resume)
+    error: str | None = None      # the unit failed on every retry
+
+    def entry(self) -> dict:
+        return {"key": self.key, "index": self.index, "shard": self.shard, "documents": self.documents,
+                "shard_bytes": self.shard_bytes, "stats": self.stats}

@@ -1,0 +1,132 @@
+"""What runs where a unit is: read its file, clean its records, write its shard and its entry.
+
+The driver never sees a record. :func:`clean_unit` returns a :class:`UnitResult`
+(counts, times, the shard's name and size); :func:`learn_unit` returns one learning
+pass's partial result for a unit (small: scores, paths, hashes); :func:`count_unit`
+only counts a unit's records (for a unit that failed on every retry).
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Iterator
+
+from preprocess.document import Document
+from preprocess.guard import AttemptGuard
+from preprocess.learned import Learned
+from preprocess.output import OutputDir
+from preprocess.pipeline import Pipeline
+from preprocess.readers import read_source
+from preprocess.registry import step_class
+from preprocess.stats import Stats
+from preprocess.units import Job, UnitResult, WorkUnit
+
+_CACHE: dict = {}  # one pipeline per worker process, rebuilt only when the job changes
+
+
+def load_learned(job: Job) -> Learned:
+    """The artefacts named in ``job.learned``, read from OUT/learned/ (cached per process)."""
+    key = ("learned", job.output, tuple(sorted(job.learned.items())))
+    if key not in _CACHE:
+        out = OutputDir(job.output)
+        artefacts = {}
+        for name, digest in job.learned.items():
+            saved = out.read_json("learned", f"{name}.json")
+            if not saved or saved.get("key") != digest:
+                raise RuntimeError(f"learned artefact {name!r} is missing or stale in {job.output}/learned; "
+                                   "run the command again (the learning pass is redone)")
+            artefacts[name] = saved["artefact"]
+        _CACHE.clear()
+        _CACHE[key] = Learned(artefacts, root=job.output)
+    return _CACHE[key]
+
+
+def pipeline_for(job: Job) -> Pipeline:
+    key = ("pipeline", job.key)
+    if key not in _CACHE:
+        learned = load_learned(job)
+        for k in [k for k in _CACHE if k[0] == "pipeline"]:
+            del _CACHE[k]
+        _CACHE[key] = Pipeline(job.opts, learned)
+    return _CACHE[key]
+
+
+def timed_records(docs: Iterator[Document], stats: Stats) -> Iterator[Document]:
+    """The reader's records, its time counted as the ``read`` stage."""
+    while True:
+        t0, c0 = time.perf_counter(), time.process_time()
+        doc = next(docs, None)
+        stats.add_time("read", time.perf_counter() - t0, time.process_time() - c0)
+        if doc is None:
+            return
+        yield doc
+
+
+def json_line(doc: Document) -> tuple[bytes, int]:
+    """The shard line of a document, and the UTF-8 size of its ``contents`` (what gets indexed)."""
+    data = doc.to_json()
+    return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8"), len(data["contents"].encode("utf-8"))
+
+
+class _Reporter:
+    """Sends the records read to the driver's progress counter, at most twice a second."""
+
+    def __init__(self, progress):
+        self.progress, self.sent, self.last = progress, 0, 0.0
+
+    def __call__(self, stats: Stats, force: bool = False) -> None:
+        if self.progress is None:
+            return
+        now = time.monotonic()
+        if force or now - self.last > 0.5:
+            n = stats.counts["records"]
+            if n > self.sent:
+                self.progress.add(n - self.sent)
+                self.sent, self.last = n, now
+
+
+def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
+    out = OutputDir(job.output)
+    pipe = pipeline_for(job)
+    pipe.reset()  # nothing one unit taught a step carries over to the next
+    stats = Stats()
+    report = _Reporter(progress)
+    guard = AttemptGuard(out, unit.key, unit.source.uri, job.page_timeout)
+    shard = out.open_shard(unit.shard, job.compress)
+    try:
+        records = timed_records(read_source(unit.source, stats), stats)
+        for batch in guard.batches(records, job.batch_size, stats):
+            docs = pipe.run(batch, stats)
+            with stats.timer("write"):
+                lines = [json_line(d) for d in docs]
+                shard.write([line for line, _ in lines])
+            stats.update("bytes_out", sum(n for _, n in lines))
+            for _ in docs:
+                stats.outcome("written")
+            report(stats)
+        with stats.timer("write"):
+            size = shard.commit()
+    except BaseException:
+        shard.abort()
+        raise
+    report(stats, force=True)
+    result = UnitResult(unit.index, unit.key, unit.shard, shard.documents, size, stats.to_state())
+    out.write_json(result.entry(), "units", unit.entry)
+    guard.done()
+    return result
+
+
+def learn_unit(shared: tuple, task: tuple, progress=None):
+    """One learning pass's partial result for one unit: ``shared`` is (job, state), ``task`` (pass ref, round, unit)."""
+    job, state = shared
+    ref, rnd, unit = task
+    learner = step_class(ref)(job.opts)
+    return learner.map(rnd, unit, job, state)
+
+
+def count_unit(job: Job, unit: WorkUnit, progress=None) -> int:
+    """Records of a unit, read without cleaning."""
+    stats = Stats()
+    for _ in read_source(unit.source, stats):
+        pass
+    return stats.counts["records"]
