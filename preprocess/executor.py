@@ -101,7 +101,8 @@ class RayExecutor:
         # units in flight: one queued per worker keeps every worker busy; --workers below the cluster's
         # CPUs is a limit on concurrency, so nothing is queued past it
         self.cap = self.workers if self.workers < cpus else 2 * self.workers
-        options = dict(num_cpus=1, max_retries=max_retries, retry_exceptions=True)
+        # a dead worker is always retried; of the errors, only I/O ones (a storage hiccup) are worth another try
+        options = dict(num_cpus=1, max_retries=max_retries, retry_exceptions=[OSError, TimeoutError])
         if max_calls:
             options["max_calls"] = max_calls
         self.task = ray.remote(**options)(_call)

@@ -76,6 +76,7 @@ class AttemptGuard:
         self.out, self.name, self.source = out, f"{unit_key}.json", source
         self.page_timeout = page_timeout
         self.state = out.read_json("work", self.name) or {}
+        self.lost = int(self.state.get("attempt", 0))  # earlier attempts of this unit that died
         self.poison = {int(k): v for k, v in self.state.get("poison", {}).items()}
         self._inflight: dict = {}
         last = self.state.get("inflight")
@@ -91,14 +92,16 @@ class AttemptGuard:
                         self.suspect, sorted(self.poison))
 
     def _mark(self, first: int, last: int) -> None:
-        self._inflight = {"first": first, "last": last}
-        self.out.write_json({"poison": self.poison, "suspect": self.suspect, "inflight": self._inflight},
-                            "work", self.name)
+        self._inflight = {"first": first, "last": last, "pid": os.getpid()}
+        self._write(self._inflight)
+
+    def _write(self, inflight: dict) -> None:
+        self.out.write_json({"attempt": self.lost + 1, "poison": self.poison, "suspect": self.suspect,
+                             "inflight": inflight}, "work", self.name)
 
     def note_timeout(self) -> None:
         if self._inflight:
-            self.out.write_json({"poison": self.poison, "suspect": self.suspect,
-                                 "inflight": self._inflight | {"timeout": True}}, "work", self.name)
+            self._write(self._inflight | {"timeout": True})
 
     def batches(self, docs: Iterable[Document], size: int, stats: Stats) -> Iterator[list[Document]]:
         """Batches of ``docs``, numbered in reading order; poison records are counted and left out."""

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import uuid
 
 import pyarrow.fs as pafs
 
@@ -25,7 +27,13 @@ from preprocess.sources import filesystem, join
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 OWN = ("run.json", "manifest.json", "stats.json", "collection", "units", "learned", "work")
-SHARD = re.compile(r"^\d{5}-.*\.jsonl(\.gz)?(\.tmp)?$")
+SHARD = re.compile(r"^\d{5}-.*\.jsonl(\.gz)?(\.[0-9a-f]+\.tmp)?$")
+
+
+def _tmp(final: str) -> str:
+    """A temporary name no other writer uses: a unit redone while an orphan of a killed run still writes it
+    must not share its file (each moves a complete file into place; the last one wins, with the same bytes)."""
+    return f"{final}.{os.getpid():x}{uuid.uuid4().hex[:8]}.tmp"
 
 
 def shard_name(index: int, source_name: str, compress: bool) -> str:
@@ -57,7 +65,7 @@ class OutputDir:
     # -- whole files, written atomically -----------------------------------------------------------------
     def write_bytes(self, data: bytes, *parts: str) -> None:
         final = self.path(*parts)
-        tmp = final + ".tmp"
+        tmp = _tmp(final)
         try:
             fh = self.fs.open_output_stream(tmp)
         except FileNotFoundError:  # its folder is not there yet
@@ -85,6 +93,13 @@ class OutputDir:
         elif info.type == pafs.FileType.File:
             self.fs.delete_file(path)
 
+    def remove_temporary(self) -> None:
+        """Half-written files of an interrupted run (their units are redone)."""
+        for folder in ("collection", "units", "learned", "work"):
+            for name in self.listdir(folder):
+                if name.endswith(".tmp"):
+                    self.delete(folder, name)
+
     def delete_own(self) -> None:
         """Remove what webprune wrote here (``--overwrite``); other files in the folder stay."""
         for name in OWN:
@@ -105,7 +120,7 @@ class ShardFile:
     def __init__(self, out: OutputDir, name: str, compress: bool):
         self.out, self.name = out, name
         self.final = out.path("collection", name)
-        self.tmp = self.final + ".tmp"
+        self.tmp = _tmp(self.final)
         self._raw = out.fs.open_output_stream(self.tmp)
         # mtime=0 and no file name in the gzip header: a retried unit writes the very same bytes
         self._fh = gzip.GzipFile(fileobj=self._raw, mode="wb", mtime=0, filename="", compresslevel=6) \

@@ -47,6 +47,7 @@ def check_run_record(out: OutputDir, job: Job, overwrite: bool) -> None:
                               "add --overwrite")
     for folder in ("collection", "units", "work", "learned"):
         out.mkdirs(folder)
+    out.remove_temporary()
     out.write_json(record, "run.json")
 
 
@@ -57,7 +58,7 @@ def _finished(out: OutputDir, unit: WorkUnit) -> UnitResult | None:
     if out.size("collection", unit.shard) != entry.get("shard_bytes"):
         return None
     return UnitResult(unit.index, unit.key, unit.shard, entry["documents"], entry["shard_bytes"], entry["stats"],
-                      reused=True)
+                      entry.get("node", ""), reused=True)
 
 
 def _remove_stale(out: OutputDir, units: list[WorkUnit]) -> None:
@@ -141,7 +142,8 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
         "executor": type(executor).__name__.removesuffix("Executor").lower(), "cleaner": job.opts.cleaner,
         "options": job.opts.to_dict(), "wall_s": round(wall, 3), "startup_s": round(startup, 3),
         "units": {"total": len(units), "reused": len(results) - len(fresh),
-                  "failed": sum(1 for r in results.values() if r.error)},
+                  "failed": sum(1 for r in results.values() if r.error),
+                  "nodes": sorted({r.node for r in fresh if r.node})},
         # throughput of the cleaning pass over the units it ran (start-up and learning reported apart)
         "docs_per_s": round(sum(r.documents for r in fresh) / clean_wall, 2) if clean_wall > 0 and fresh else None,
         "records_per_s": round(fresh_records / clean_wall, 2) if clean_wall > 0 and fresh else None,

@@ -42,7 +42,7 @@ class Source:
 
     @property
     def filename(self) -> str:
-        return self.uri.rstrip("/").rsplit("/", 1)[-1]
+        return self.uri.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
 
     @property
     def name(self) -> str:
@@ -63,9 +63,11 @@ class Source:
 
 
 def _uri(fs: pafs.FileSystem, path: str, like: str) -> str:
+    """The URI of ``path`` on the filesystem of ``like``, keeping its options (``?endpoint_override=...``)."""
     if "://" not in like:
         return path
-    return f"{like.split('://', 1)[0]}://{path}"
+    query = like.split("?", 1)[1] if "?" in like else ""
+    return f"{like.split('://', 1)[0]}://{path}" + (f"?{query}" if query else "")
 
 
 def _kind(name: str) -> str | None:

@@ -77,9 +77,10 @@ class UnitResult:
     documents: int
     shard_bytes: int
     stats: dict                   # Stats.to_state(): counts, times, examples
+    node: str = ""                # where it ran (a Ray node id)
     reused: bool = False          # finished by an earlier run (resume)
     error: str | None = None      # the unit failed on every retry
 
     def entry(self) -> dict:
         return {"key": self.key, "index": self.index, "shard": self.shard, "documents": self.documents,
-                "shard_bytes": self.shard_bytes, "stats": self.stats}
+                "shard_bytes": self.shard_bytes, "node": self.node, "stats": self.stats}

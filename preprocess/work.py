@@ -92,6 +92,9 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
     stats = Stats()
     report = _Reporter(progress)
     guard = AttemptGuard(out, unit.key, unit.source.uri, job.page_timeout)
+    if guard.lost:
+        stats.update("units.retried")
+        stats.update("units.attempts_lost", guard.lost)
     shard = out.open_shard(unit.shard, job.compress)
     try:
         records = timed_records(read_source(unit.source, stats), stats)
@@ -110,10 +113,24 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
         shard.abort()
         raise
     report(stats, force=True)
-    result = UnitResult(unit.index, unit.key, unit.shard, shard.documents, size, stats.to_state())
+    result = UnitResult(unit.index, unit.key, unit.shard, shard.documents, size, stats.to_state(), node=_node())
     out.write_json(result.entry(), "units", unit.entry)
     guard.done()
     return result
+
+
+def _node() -> str:
+    """The Ray node that ran the unit (the host name outside Ray)."""
+    try:
+        import ray
+
+        if ray.is_initialized():
+            return ray.get_runtime_context().get_node_id()
+    except Exception:  # noqa: BLE001
+        pass
+    import socket
+
+    return socket.gethostname()
 
 
 def learn_unit(shared: tuple, task: tuple, progress=None):

@@ -18,7 +18,8 @@ def _cmd_preprocess(a) -> int:
     run = options.from_args(a, options.RunOptions)
     if a.local:
         run = options.RunOptions(**(run.__dict__ | {"executor": "local"}))
-    r = run_preprocess(a.inputs, a.output, opts, run, overwrite=a.overwrite, page_timeout=a.page_timeout)
+    r = run_preprocess(a.inputs, a.output, opts, run, overwrite=a.overwrite, page_timeout=a.page_timeout,
+                       max_retries=a.max_retries)
     print(f"{r['records']} records: {r['written']} written, skipped {r['skipped'] or 0}, failed {r['failed'] or 0}; "
           f"{r['docs_per_s']} docs/s with {r['workers']} worker(s) -> {a.output}/collection (stats: {a.output}/stats.json)")
     if r["unaccounted"]:
@@ -120,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--page-timeout", type=float, default=60.0,
                    help="seconds a batch, then a single page, may take before its worker is ended and the page "
                         "is failed alone (default: 60)")
+    s.add_argument("--max-retries", type=int, default=6,
+                   help="times Ray redoes a unit whose worker died; two find a record that kills it (default: 6)")
     s.set_defaults(func=_cmd_preprocess)
 
     s = sub.add_parser("lm", help="train KenLM models and score sentences")

@@ -1,0 +1,37 @@
+"""Test-only cleaners that misbehave on purpose: a page that kills its worker, a page that stalls, slow pages.
+
+``abort``: a page holding ``WEBPRUNE-ABORT`` aborts the process, as a native crash in a parser
+would (the stand-in for a real crashing page); one holding ``WEBPRUNE-STALL`` sleeps far past any
+page timeout. ``slow``: every page takes ``SLOW_S`` seconds, so a test can kill a worker mid-unit.
+"""
+import os
+import time
+
+from preprocess.registry import Cleaner, register
+from preprocess.steps.base import Step
+
+SLOW_S = float(os.environ.get("WEBPRUNE_TEST_SLOW_S", "0.05"))
+
+
+class Abort(Step):
+    name = "abort"
+
+    def process(self, doc):
+        text = doc.tree.body.text if doc.tree is not None and doc.tree.body is not None else ""
+        if "WEBPRUNE-ABORT" in text:
+            os.abort()
+        if "WEBPRUNE-STALL" in text:
+            time.sleep(3600)
+        return doc
+
+
+class Slow(Step):
+    name = "slow"
+
+    def process(self, doc):
+        time.sleep(SLOW_S)
+        return doc
+
+
+register(Cleaner("abort", "tests.plugins.faults:Abort", "test only: aborts on a marked page", kitten=False))
+register(Cleaner("slow", "tests.plugins.faults:Slow", "test only: slow pages", kitten=False))
