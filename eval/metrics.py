@@ -14,8 +14,27 @@ DEFAULT_METRICS = ("P@5", "P@10", "AP", "nDCG@10")
 ALIASES = {"MAP": "AP", "NDCG@10": "nDCG@10", "ndcg@10": "nDCG@10", "map": "AP"}
 
 
+COMMON = ("P@5", "P@10", "P@20", "P@30", "AP", "nDCG@10", "nDCG@20", "nDCG", "RR", "RR@10", "R@100", "R@1000",
+          "Bpref", "Rprec", "Judged@10", "ERR@20")
+
+
 def parse_metrics(names) -> list:
-    return [ir_measures.parse_measure(ALIASES.get(n, n)) for n in names]
+    """ir_measures measures of ``names``; ValueError naming the closest valid name for one it does not know."""
+    if isinstance(names, str):
+        names = [names]
+    out = []
+    for n in names:
+        try:
+            out.append(ir_measures.parse_measure(ALIASES.get(n, n)))
+        except Exception:  # ir_measures raises NameError, ValueError, SyntaxError ... for a bad name
+            import difflib
+
+            near = difflib.get_close_matches(n, COMMON, n=1, cutoff=0.3) or \
+                [c for c in COMMON if c.lower() == str(n).lower()]
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise ValueError(f"unknown metric {n!r}{hint}; use ir_measures names such as "
+                             f"{', '.join(COMMON[:6])}") from None
+    return out
 
 
 def judged_topics(qrels: dict[str, dict[str, int]]) -> list[str]:

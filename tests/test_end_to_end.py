@@ -73,7 +73,8 @@ def test_ray_workers_give_the_same_shards_as_one_local_process(tmp_path):
 def cacm(tmp_path_factory):
     """CACM cleaned, indexed and searched by `webprune run configs/cacm.toml`."""
     out = tmp_path_factory.mktemp("cacm")
-    proc = subprocess.run([sys.executable, "-m", "webprune.cli", "run", str(ROOT / "configs" / "cacm.toml"), "-o", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "webprune.cli", "run", str(ROOT / "configs" / "cacm.toml"), "-o", str(out),
+                           "--check"],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     summary = json.loads((out / "results.json").read_text())
@@ -87,6 +88,8 @@ def test_cacm_collection_and_index(cacm):
     assert v["index_stats"]["documents"] == 3204
     assert v["index"] == summary["variants"]["tags-mu2000"]["index"]  # one index serves both runs
     assert "| tags-mu1000 (baseline) |" in stdout and "tags-mu2000" in stdout
+    # the config's own expected values (webprune run --check): MAP and P@10 of both runs
+    assert stdout.count("\nOK   ") == 4 and "FAIL" not in stdout, stdout[-800:]
 
 
 def test_cacm_mu1000_equals_pyserini_cli_line_for_line(cacm, tmp_path):
@@ -94,7 +97,7 @@ def test_cacm_mu1000_equals_pyserini_cli_line_for_line(cacm, tmp_path):
     index = summary["variants"]["tags-mu1000"]["index"]
     ref = tmp_path / "pyserini.txt"
     env = dict(os.environ, OPENAI_API_KEY="unused")
-    proc = subprocess.run([sys.executable, "-m", "index.pyserini_cli", "pyserini.search.lucene", "--index", index,
+    proc = subprocess.run([sys.executable, "-m", "tests.pyserini_cli", "pyserini.search.lucene", "--index", index,
                            "--topics", str(shared("retrieval", "cacm", "topics.cacm.txt")), "--qld", "--hits", "1000",
                            "--output", str(ref)], capture_output=True, text=True, cwd=ROOT, env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -89,11 +89,23 @@ def _cmd_eval(a) -> int:
 
 
 def _cmd_run(a) -> int:
-    from webprune.experiment import load_config, run_experiment
+    from webprune.config import load_config
+    from webprune.experiment import run_experiment
 
     summary = run_experiment(load_config(a.config), a.output, fresh=a.fresh)
     print(summary["table"])
-    return 0
+    if not a.check:
+        return 0
+    checks = summary["checks"]
+    if not checks:
+        print("\n--check: the config holds no expected values (expect = {...} in a [[variants]])")
+        return 1
+    print()
+    for c in checks:
+        got = "missing" if c["got"] is None else f"{c['got']:.4f}"
+        print(f"{'OK  ' if c['ok'] else 'FAIL'} {c['variant']} {c['metric']}: {got} "
+              f"(expected {c['expected']:.4f} ± {c['tolerance']:g})")
+    return 0 if all(c["ok"] for c in checks) else 1
 
 
 def _cmd_example(a) -> int:
@@ -177,6 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("config")
     s.add_argument("--output", "-o", default=None, help="results folder (default: runs/<name>)")
     s.add_argument("--fresh", action="store_true", help="redo every stage instead of reusing finished ones")
+    s.add_argument("--check", action="store_true",
+                   help="compare the measured metrics with the config's expected values; exit 1 on a FAIL")
     s.set_defaults(func=_cmd_run)
 
     s = sub.add_parser("example", help="pack the built-in example pages into a WARC and run the experiment on it")

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from webprune.experiment import load_config, run_experiment
+import dataclasses
+
+from webprune.config import load_config
+from webprune.experiment import run_experiment
 from webprune.warcpack import pack_pages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,8 +25,8 @@ def pack_example(warc: Path) -> int:
 
 
 def run_example(output: str | Path = "runs/example", workers: int | None = None, progress: bool | None = None) -> dict:
-    cfg = load_config(CONFIG)
-    pack_example(Path(cfg["_base"]) / cfg["collection"]["inputs"][0])
+    exp = load_config(CONFIG)
+    pack_example(exp.path(exp.collection.inputs[0]))
     if workers:
-        cfg["preprocess"]["workers"] = workers
-    return run_experiment(cfg, output, fresh=True, progress=progress)
+        exp = dataclasses.replace(exp, preprocess=dataclasses.replace(exp.preprocess, workers=workers))
+    return run_experiment(exp, output, fresh=True, progress=progress)

