@@ -97,7 +97,7 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
         stats.update("units.attempts_lost", guard.lost)
     shard = out.open_shard(unit.shard, job.compress)
     try:
-        records = timed_records(read_source(unit.source, stats), stats)
+        records = timed_records(read_source(unit.source, stats, job.opts.max_bytes), stats)
         for batch in guard.batches(records, job.batch_size, stats):
             docs = pipe.run(batch, stats)
             with stats.timer("write"):
@@ -144,6 +144,6 @@ def learn_unit(shared: tuple, task: tuple, progress=None):
 def count_unit(job: Job, unit: WorkUnit, progress=None) -> int:
     """Records of a unit, read without cleaning."""
     stats = Stats()
-    for _ in read_source(unit.source, stats):
+    for _ in read_source(unit.source, stats, job.opts.max_bytes):
         pass
     return stats.counts["records"]

@@ -22,7 +22,8 @@ EXPECTED = {
     "edge-cases/example-iana.org-chunked.warc": (1, {"skipped.non_response": 2}),
     "edge-cases/example-space-in-target-uri.warc.gz": (0, {"skipped.non_response": 2}),
     "edge-cases/example-trunc.warc": (1, {"skipped.non_response": 3}),
-    "edge-cases/example-wrong-chunks.warc.gz": (0, {"skipped.empty_payload": 1, "failed.corrupt": 1}),
+    # its response record spans two gzip members: read whole (warcio lost its payload and the record after it)
+    "edge-cases/example-wrong-chunks.warc.gz": (1, {"skipped.non_response": 1}),
     "edge-cases/example.arc.gz": (1, {"skipped.non_response": 1}),
     "edge-cases/example.warc.gz": (1, {"skipped.non_response": 5}),
 }
@@ -54,8 +55,7 @@ def test_whole_run_over_all_archives_accounts_for_every_record(tmp_path):
     r = run_preprocess([str(shared("warc"))], str(tmp_path), run=local_run(), progress=False)
     assert r["records"] == sum(w + sum(o.values()) for w, o in EXPECTED.values())
     assert r["written"] == sum(w for w, _ in EXPECTED.values()) and r["unaccounted"] == 0
-    assert r["failed"] == {"corrupt": 1}
-    assert "example-wrong-chunks" in r["examples"]["failed.corrupt"][0]
+    assert r["failed"] == {}  # every record of every real file is read
     stats = json.loads((tmp_path / "stats.json").read_text())
     assert stats["written"] == r["written"] and stats["times"]["tags"]["cpu_s"] >= 0
     manifest = json.loads((tmp_path / "manifest.json").read_text())

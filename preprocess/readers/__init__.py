@@ -1,0 +1,26 @@
+"""Record readers: WARC/ARC archives (gzipped or not), tar files of pages, folders of pages.
+
+Readers run where their unit runs and stream :class:`Document` records with raw
+payloads. Every record they see ends in ``stats``: passed on as a Document, or
+counted as ``skipped.<reason>`` / ``failed.<reason>`` with an example.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from preprocess.document import Document
+from preprocess.options import DEFAULT_MAX_BYTES
+from preprocess.readers.archive import read_archive
+from preprocess.readers.files import read_html_dir, read_tar
+from preprocess.sources import Source
+from preprocess.stats import Stats
+
+
+def read_source(src: Source, stats: Stats, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Document]:
+    if src.kind == "warc":
+        with src.open() as raw:
+            yield from read_archive(raw, src.filename, src.uri, stats, max_bytes)
+    elif src.kind == "tar":
+        yield from read_tar(src, stats)
+    else:
+        yield from read_html_dir(src, stats)

@@ -1,0 +1,122 @@
+"""The HTTP message inside a response record: status, headers, and the payload with its encodings removed.
+
+Lenient where crawls are sloppy (``\\n`` line ends, a missing blank line, a header
+without a colon) and strict where guessing would corrupt a page: a chunked body
+that does not parse, or a gzip body that does not inflate, is kept as it came and
+counted, never silently dropped.
+"""
+from __future__ import annotations
+
+import zlib
+
+MAX_HEAD = 1 << 16
+
+
+class BadHttp(ValueError):
+    """The block starts like an HTTP message but its head cannot be read."""
+
+
+def split_head(block: bytes) -> tuple[int | None, dict[str, str], bytes]:
+    """(status, headers with lower-case names, body) of an HTTP response block."""
+    end, sep = -1, 0
+    for marker in (b"\r\n\r\n", b"\n\n"):
+        i = block.find(marker, 0, MAX_HEAD)
+        if i >= 0 and (end < 0 or i < end):
+            end, sep = i, len(marker)
+    if end < 0:
+        if len(block) < MAX_HEAD and b"\n" not in block.rstrip(b"\r\n"):
+            end, sep = len(block), 0  # a head with no body at all
+        else:
+            raise BadHttp("no end of the HTTP head in its first 64 KiB")
+    lines = block[:end].decode("latin-1").replace("\r\n", "\n").split("\n")
+    status_line = lines[0].split(None, 2)
+    status = None
+    if len(status_line) >= 2 and status_line[1].isdigit():
+        status = int(status_line[1])
+    elif not lines[0].startswith("HTTP/"):
+        raise BadHttp(f"not an HTTP status line: {lines[0][:80]!r}")
+    headers: dict[str, str] = {}
+    last = None
+    for line in lines[1:]:
+        if line[:1] in (" ", "\t") and last:  # folded header
+            headers[last] += " " + line.strip()
+            continue
+        name, colon, value = line.partition(":")
+        if not colon:
+            continue
+        last = name.strip().lower()
+        headers.setdefault(last, value.strip())
+    return status, headers, block[end + sep:]
+
+
+def dechunk(body: bytes) -> bytes:
+    """A chunked transfer-encoded body; ValueError if it is not one."""
+    out, pos = [], 0
+    while True:
+        nl = body.find(b"\n", pos)
+        if nl < 0:
+            raise ValueError("a chunk size line without its end")
+        size_text = body[pos:nl].split(b";", 1)[0].strip()
+        size = int(size_text, 16)  # ValueError on junk
+        if size == 0:
+            return b"".join(out)
+        start = nl + 1
+        if start + size > len(body):
+            raise ValueError("a chunk longer than what is left")
+        out.append(body[start:start + size])
+        pos = start + size
+        if body[pos:pos + 2] == b"\r\n":
+            pos += 2
+        elif body[pos:pos + 1] == b"\n":
+            pos += 1
+        elif pos < len(body):
+            raise ValueError("a chunk not followed by its line end")
+        if pos >= len(body):
+            return b"".join(out)  # no final zero chunk: what came is all there is
+
+
+def decode_content(body: bytes, encoding: str) -> bytes:
+    """gzip / deflate / br content-encoding removed; ValueError if it does not decode."""
+    enc = encoding.strip().lower()
+    if enc in ("gzip", "x-gzip"):
+        try:
+            return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(body)
+        except zlib.error as exc:
+            raise ValueError(f"gzip: {exc}") from None
+    if enc == "deflate":
+        for wbits in (zlib.MAX_WBITS, -zlib.MAX_WBITS):
+            try:
+                return zlib.decompressobj(wbits).decompress(body)
+            except zlib.error:
+                continue
+        raise ValueError("deflate: does not inflate")
+    if enc == "br":
+        try:
+            import brotli
+        except ImportError:
+            raise ValueError("br: no brotli decoder installed") from None
+        try:
+            return brotli.decompress(body)
+        except Exception as exc:  # noqa: BLE001
+            raise ValueError(f"br: {exc}") from None
+    raise ValueError(f"unknown content-encoding {encoding!r}")
+
+
+def payload(block: bytes, note) -> tuple[int | None, str, bytes]:
+    """(status, content type, payload) of a response block; ``note(counter)`` counts what was repaired."""
+    if not block.startswith(b"HTTP/"):
+        note("read.http_without_head")
+        return None, "", block
+    status, headers, body = split_head(block)
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        try:
+            body = dechunk(body)
+        except ValueError:
+            note("read.bad_chunking_kept_raw")
+    encoding = headers.get("content-encoding", "")
+    if encoding and encoding.lower() not in ("identity", "none", "utf-8"):
+        try:
+            body = decode_content(body, encoding)
+        except ValueError:
+            note("read.bad_content_encoding_kept_raw")
+    return status, headers.get("content-type", ""), body
