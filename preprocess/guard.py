@@ -20,6 +20,7 @@ from __future__ import annotations
 import faulthandler
 import logging
 import os
+import sys
 import threading
 import time
 from typing import Iterable, Iterator
@@ -52,7 +53,7 @@ class _Watchdog:
     def arm(self, guard: "AttemptGuard", seconds: float) -> None:
         with self.lock:
             self.guard, self.deadline = guard, time.monotonic() + seconds
-        faulthandler.dump_traceback_later(seconds + HARD_KILL_EXTRA_S, exit=True)
+        faulthandler.dump_traceback_later(seconds + HARD_KILL_EXTRA_S, exit=True, file=sys.__stderr__)
 
     def disarm(self) -> None:
         with self.lock:

@@ -100,7 +100,8 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
     sources = discover(inputs)
     out = OutputDir(str(output))
     out.mkdirs()
-    job = Job(opts, out.uri, run.compress, run.batch_size, page_timeout=page_timeout)
+    # in this process (--executor local) nothing could retry a unit: no watchdog ends it
+    job = Job(opts, out.uri, run.compress, run.batch_size, page_timeout=page_timeout if run.executor == "ray" else 0)
     check_run_record(out, job, overwrite)
     executor = make_executor(run.executor, run.workers, run.address, max_retries=max_retries, max_calls=max_calls)
     startup = time.perf_counter() - wall0

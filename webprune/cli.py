@@ -71,13 +71,18 @@ def _cmd_search(a) -> int:
     from search.topics import read_topics
 
     topics = read_topics(a.topics, a.field, a.format)
+    output_file(a.output, "--output")
     s = run_search(a.index, topics, a.output, mu=a.mu, k=a.k, threads=a.threads, tag=a.tag)
     print(f"{s['topics']} topics, QLD mu={a.mu}, k={a.k}: {s['wall_s']:.1f} s -> {a.output}")
     return 0
 
 
 def _cmd_eval(a) -> int:
+    from eval.metrics import parse_metrics
     from eval.report import evaluate, markdown_table, write_json
+
+    output_file(a.json, "--json")
+    parse_metrics(a.metrics.split(","))
 
     runs = {Path(r).name.removesuffix(".txt"): r for r in ([a.baseline] if a.baseline else []) + a.runs}
     result = evaluate(a.qrels, runs, baseline=Path(a.baseline).name.removesuffix(".txt") if a.baseline else None,
@@ -116,10 +121,18 @@ def _cmd_example(a) -> int:
     return 0
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line that says where to look, not the whole usage."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="webprune", description=__doc__)
+    p = Parser(prog="webprune", description=__doc__)
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: per-record)")
-    sub = p.add_subparsers(dest="command", required=True)
+    p.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     s = sub.add_parser("preprocess", help="clean WARC/ARC/tar/HTML inputs into JsonCollection shards")
     s.add_argument("inputs", nargs="+", help=".warc[.gz] / .arc[.gz] / .tar.gz of .html files, or folders of them "
@@ -200,9 +213,23 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+USER_ERRORS = (ValueError, OSError, RuntimeError, LookupError)  # bad arguments, files, configs, inputs
+
+
+def output_file(path: str | None, flag: str) -> str | None:
+    """Check an output file path before any work is done: not a folder, its folder exists (or is made)."""
+    if path is None:
+        return None
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{flag} {path} is a folder; give a file name, e.g. {Path(path) / 'result.json'}")
+    p.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["eval-cleaning"]:  # its own parser: eval/cleaning_bench.py
+    if argv[:1] == ["eval-cleaning"]:  # its own parser: eval/cleaning/cli.py
         from eval.cleaning.cli import main as eval_cleaning
 
         return eval_cleaning(argv[1:])
@@ -213,11 +240,20 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger("webprune").setLevel(logging.INFO)
     try:
         return a.func(a)
-    except (FileNotFoundError, ValueError, RuntimeError) as exc:
-        if a.verbose:
+    except KeyboardInterrupt:
+        print(f"webprune {a.command}: interrupted", file=sys.stderr)
+        return 130
+    except USER_ERRORS as exc:
+        if a.debug:
             raise
         print(f"webprune {a.command}: error: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback with --debug
+        if a.debug:
+            raise
+        print(f"webprune {a.command}: internal error: {type(exc).__name__}: {exc} (run again with --debug for "
+              "the traceback, and please report it)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data", help="shared data folder")
     ap.add_argument("--json", type=Path, default=None, help="write aggregates and per-page scores here")
     args = ap.parse_args(argv)
+    if args.json is not None and args.json.is_dir():
+        ap.error(f"--json {args.json} is a folder; give a file name")
 
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     if bad := [s for s in sets if s not in FORMATS]:
