@@ -110,7 +110,7 @@ class AttemptGuard:
         for n, doc in enumerate(docs):
             if n in self.poison:
                 reason = self.poison[n]
-                stats.outcome("failed", reason, example=f"{doc.id} ({doc.source}): record {n} "
+                stats.outcome("failed", reason, rid=doc.id, example=f"{doc.id} ({doc.source}): record {n} "
                               f"{'ran past --page-timeout' if reason == 'timeout' else 'killed its worker'}")
                 log.error("%s: record %d (%s) %s; it is counted as failed.%s", doc.source, n, doc.id,
                           "ran past the page timeout" if reason == "timeout" else "crashed its worker", reason)

@@ -185,6 +185,8 @@ class RunOptions:
                            choices=("ray", "local"))
     compress: bool = option(True, "write .jsonl.gz shards (--no-compress: plain .jsonl)")
     batch_size: int = option(64, "records cleaned per step call inside a unit", metavar="N")
+    outcomes: bool = option(False, "also write OUT/outcomes/NNNNN.tsv.gz: every record's id and its outcome "
+                                   "(written, skipped.<reason>, failed.<reason>)")
 
     def check(self) -> "RunOptions":
         if self.workers is not None and self.workers < 1:

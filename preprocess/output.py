@@ -7,6 +7,7 @@ Layout::
     OUT/units/NNNNN.json      one entry per finished unit: its key, shard, documents and stats
     OUT/learned/<name>.json   artefacts of the learning passes (thresholds, templates, references)
     OUT/work/                 attempt markers of running units (crash isolation; gone when a unit ends)
+    OUT/outcomes/NNNNN.tsv.gz every record's id and outcome (with --outcomes)
     OUT/manifest.json, OUT/stats.json   written by the driver at the end
 
 Every file is written to ``NAME.tmp`` and moved into place, so a reader never sees half
@@ -26,7 +27,7 @@ import pyarrow.fs as pafs
 from preprocess.sources import filesystem, join
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-OWN = ("run.json", "manifest.json", "stats.json", "collection", "units", "learned", "work")
+OWN = ("run.json", "manifest.json", "stats.json", "collection", "units", "learned", "work", "outcomes")
 SHARD = re.compile(r"^\d{5}-.*\.jsonl(\.gz)?(\.[0-9a-f]+\.tmp)?$")
 
 

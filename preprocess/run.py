@@ -85,6 +85,11 @@ def _failed_unit(unit: WorkUnit, failure: Failure, executor, job: Job) -> UnitRe
     if not isinstance(counted, int):
         stats.update("read.unit_records_unknown")
         stats.note("read.unit_records_unknown", f"{unit.source.uri}: could not even be counted; 1 record assumed")
+    if job.outcomes:
+        from preprocess.work import write_ledger
+
+        write_ledger(OutputDir(job.output), unit.index,
+                     [(f"@{unit.source.filename}#{k}", f"failed.{failure.reason}") for k in range(n)])
     log.error("%s failed on every retry (%s); its %s records are counted as failed.%s", unit.source.uri,
               failure.message, n if isinstance(counted, int) else "unknown number of", failure.reason)
     return UnitResult(unit.index, unit.key, None, 0, 0, stats.to_state(), error=failure.message)
@@ -101,7 +106,8 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
     out = OutputDir(str(output))
     out.mkdirs()
     # in this process (--executor local) nothing could retry a unit: no watchdog ends it
-    job = Job(opts, out.uri, run.compress, run.batch_size, page_timeout=page_timeout if run.executor == "ray" else 0)
+    job = Job(opts, out.uri, run.compress, run.batch_size, page_timeout=page_timeout if run.executor == "ray" else 0,
+              outcomes=run.outcomes)
     check_run_record(out, job, overwrite)
     executor = make_executor(run.executor, run.workers, run.address, max_retries=max_retries, max_calls=max_calls)
     startup = time.perf_counter() - wall0
@@ -144,7 +150,8 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
         "options": job.opts.to_dict(), "wall_s": round(wall, 3), "startup_s": round(startup, 3),
         "units": {"total": len(units), "reused": len(results) - len(fresh),
                   "failed": sum(1 for r in results.values() if r.error),
-                  "nodes": sorted({r.node for r in fresh if r.node})},
+                  "nodes": sorted({r.node for r in fresh if r.node}),
+                  "worker_peak_rss_mb": max((r.peak_rss_mb for r in fresh), default=None)},
         # throughput of the cleaning pass over the units it ran (start-up and learning reported apart)
         "docs_per_s": round(sum(r.documents for r in fresh) / clean_wall, 2) if clean_wall > 0 and fresh else None,
         "records_per_s": round(fresh_records / clean_wall, 2) if clean_wall > 0 and fresh else None,
@@ -163,6 +170,10 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
     out.write_json(manifest, "manifest.json")
     data = stats.to_dict() | extra
     out.write_json(data, "stats.json")
+    for reason, n in data["failed"].items():
+        example = (data["examples"].get(f"failed.{reason}") or [""])[0]
+        log.warning("%d record(s) failed.%s, e.g. %s (all counts and examples: %s/stats.json)", n, reason,
+                    example[:200], out.uri)
     if data["unaccounted"]:
         log.error("%d records are unaccounted for: this is a bug in webprune, please report it", data["unaccounted"])
     return data

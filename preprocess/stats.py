@@ -15,22 +15,36 @@ from pathlib import Path
 
 class Stats:
     MAX_EXAMPLES = 5  # record ids kept per skip/fail reason, so a user can look at them
+    MAX_SLOWEST = 10  # the slowest batches (pages, with --batch-size 1), kept over the whole run
 
-    def __init__(self, counts: dict | None = None, times: dict | None = None, examples: dict | None = None):
+    def __init__(self, counts: dict | None = None, times: dict | None = None, examples: dict | None = None,
+                 slowest: list | None = None):
         self.counts: Counter = Counter(counts or {})
         self.times: dict[str, dict[str, float]] = {k: dict(v) for k, v in (times or {}).items()}
         self.examples: dict[str, list[str]] = {k: list(v) for k, v in (examples or {}).items()}
+        self.slowest: list[list] = [list(x) for x in (slowest or [])]  # [seconds, "id (source)"]
+        self.ledger: list[tuple[str, str]] | None = None  # (record id, outcome) of each record, when asked for
+
+    def slow(self, seconds: float, what: str) -> None:
+        """Keep ``what`` if it is among the ``MAX_SLOWEST`` slowest."""
+        if len(self.slowest) < self.MAX_SLOWEST or seconds > self.slowest[-1][0]:
+            self.slowest.append([round(seconds, 3), what])
+            self.slowest.sort(key=lambda x: -x[0])
+            del self.slowest[self.MAX_SLOWEST:]
 
     # -- counting ---------------------------------------------------------
     def update(self, key: str, value: int | float = 1) -> None:
         self.counts[key] += value
 
-    def outcome(self, kind: str, reason: str | None = None, example: str | None = None) -> None:
-        """Record the final outcome of one record: kind is written/skipped/failed."""
+    def outcome(self, kind: str, reason: str | None = None, example: str | None = None, rid: str = "") -> None:
+        """Record the final outcome of one record: kind is written/skipped/failed; ``rid`` names the record
+        (its id, or ``@offset`` when it has none) in the per-record ledger, if one is kept."""
         key = "written" if kind == "written" else f"{kind}.{reason}"
         self.counts[key] += 1
         if example is not None:
             self.note(key, example)
+        if self.ledger is not None:
+            self.ledger.append((rid, key))
 
     def note(self, key: str, example: str) -> None:
         kept = self.examples.setdefault(key, [])
@@ -57,6 +71,8 @@ class Stats:
                 self.note(key, ex)
         for stage, t in other.times.items():
             self.add_time(stage, t["wall_s"], t["cpu_s"])
+        for seconds, what in other.slowest:
+            self.slow(seconds, what)
         return self
 
     # -- accounting -------------------------------------------------------
@@ -80,15 +96,16 @@ class Stats:
                          if not k.startswith(("skipped.", "failed.")) and k not in ("records", "written")},
             "times": {k: {kk: round(vv, 4) for kk, vv in v.items()} for k, v in sorted(self.times.items())},
             "examples": dict(sorted(self.examples.items())),
+            "slowest": self.slowest,
         }
 
     def to_state(self) -> dict:
         """Everything, for sending between processes and merging (``from_state``)."""
-        return {"counts": dict(self.counts), "times": self.times, "examples": self.examples}
+        return {"counts": dict(self.counts), "times": self.times, "examples": self.examples, "slowest": self.slowest}
 
     @classmethod
     def from_state(cls, state: dict) -> "Stats":
-        return cls(state.get("counts"), state.get("times"), state.get("examples"))
+        return cls(state.get("counts"), state.get("times"), state.get("examples"), state.get("slowest"))
 
     def write(self, path: Path, extra: dict | None = None) -> None:
         data = self.to_dict() | (extra or {})

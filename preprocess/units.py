@@ -44,7 +44,7 @@ class Job:
     batch_size: int = 64
     learned: dict = field(default_factory=dict)  # learning pass name -> artefact digest (OUT/learned/<name>.json)
     page_timeout: float = 60.0    # seconds one page (one batch, until a crash narrows it) may take
-    recycle_rss_mb: int = 0       # a worker past this peak RSS exits after its unit (0: never)
+    outcomes: bool = False        # write each record's outcome to OUT/outcomes/
 
     @property
     def key(self) -> str:
@@ -64,7 +64,7 @@ class WorkUnit:
 
 
 def plan(sources: list[Source], job: Job) -> list[WorkUnit]:
-    return [WorkUnit(i, src, digest(job.key, job.compress, src.identity, i)[:16],
+    return [WorkUnit(i, src, digest(job.key, job.compress, job.outcomes, src.identity, i)[:16],
                      shard_name(i, src.name, job.compress))
             for i, src in enumerate(sources)]
 
@@ -78,9 +78,11 @@ class UnitResult:
     shard_bytes: int
     stats: dict                   # Stats.to_state(): counts, times, examples
     node: str = ""                # where it ran (a Ray node id)
+    peak_rss_mb: float = 0.0      # the worker process's peak memory when the unit ended
     reused: bool = False          # finished by an earlier run (resume)
     error: str | None = None      # the unit failed on every retry
 
     def entry(self) -> dict:
         return {"key": self.key, "index": self.index, "shard": self.shard, "documents": self.documents,
-                "shard_bytes": self.shard_bytes, "node": self.node, "stats": self.stats}
+                "shard_bytes": self.shard_bytes, "node": self.node, "peak_rss_mb": self.peak_rss_mb,
+                "stats": self.stats}

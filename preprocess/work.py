@@ -8,6 +8,7 @@ only counts a unit's records (for a unit that failed on every retry).
 from __future__ import annotations
 
 import json
+import resource
 import time
 from typing import Iterator
 
@@ -90,6 +91,8 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
     pipe = pipeline_for(job)
     pipe.reset()  # nothing one unit taught a step carries over to the next
     stats = Stats()
+    if job.outcomes:
+        stats.ledger = []
     report = _Reporter(progress)
     guard = AttemptGuard(out, unit.key, unit.source.uri, job.page_timeout)
     if guard.lost:
@@ -99,13 +102,16 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
     try:
         records = timed_records(read_source(unit.source, stats, job.opts.max_bytes), stats)
         for batch in guard.batches(records, job.batch_size, stats):
+            t0 = time.perf_counter()
             docs = pipe.run(batch, stats)
+            stats.slow(time.perf_counter() - t0, f"{batch[0].id}" + (f" +{len(batch) - 1}" if len(batch) > 1 else "")
+                       + f" ({unit.source.filename})")
             with stats.timer("write"):
                 lines = [json_line(d) for d in docs]
                 shard.write([line for line, _ in lines])
             stats.update("bytes_out", sum(n for _, n in lines))
-            for _ in docs:
-                stats.outcome("written")
+            for d in docs:
+                stats.outcome("written", rid=d.id)
             report(stats)
         with stats.timer("write"):
             size = shard.commit()
@@ -113,10 +119,20 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
         shard.abort()
         raise
     report(stats, force=True)
-    result = UnitResult(unit.index, unit.key, unit.shard, shard.documents, size, stats.to_state(), node=_node())
+    if stats.ledger is not None:
+        write_ledger(out, unit.index, stats.ledger)
+    result = UnitResult(unit.index, unit.key, unit.shard, shard.documents, size, stats.to_state(), node=_node(),
+                        peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
     out.write_json(result.entry(), "units", unit.entry)
     guard.done()
     return result
+
+
+def write_ledger(out: OutputDir, index: int, ledger: list[tuple[str, str]]) -> None:
+    import gzip
+
+    text = "".join(f"{rid}\t{outcome}\n" for rid, outcome in ledger)
+    out.write_bytes(gzip.compress(text.encode("utf-8", "surrogatepass"), mtime=0), "outcomes", f"{index:05d}.tsv.gz")
 
 
 def _node() -> str:

@@ -25,6 +25,8 @@ chosen node is the one ``subtree_stats`` chooses (about 0.5% of pages).
 """
 from __future__ import annotations
 
+from resiliparse.parse.html import NodeType
+
 from preprocess.cleaners.density_counts import _Shadow, _stats_of_markup, _Unsupported
 from preprocess.document import Document
 from preprocess.dom import element_children, keep_only
@@ -42,9 +44,26 @@ def subtree_stats(node) -> tuple[int, int]:
     return _stats_of_markup(node.html)
 
 
+def _only_child(node):
+    """The one element child of ``node`` when the node holds no text of its own (else None)."""
+    if node.child_element_count != 1:
+        return None
+    child = node.first_child
+    while child is not None:
+        if child.type == NodeType.TEXT and (child.text or "").strip():
+            return None
+        child = child.next_sibling
+    return node.first_element_child
+
+
 def _content_node_slow(body):
     node, (chars, _), path = body, subtree_stats(body), ["body"]
     while len(path) <= MAX_DEPTH:
+        only = _only_child(node) if chars else None
+        if only is not None:  # it holds all the characters: the descent goes on, no counting needed
+            node = only
+            path.append(node.tag)
+            continue
         best = _densest((subtree_stats(child), child) for child in element_children(node))
         if best is None or best[1] * 2 <= chars:
             return node, path

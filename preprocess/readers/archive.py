@@ -43,9 +43,9 @@ class Archive:
     def fail(self, reason: str, pos: int, message: str, records: int = 1) -> None:
         for _ in range(records):
             self.stats.update("records")
-            self.stats.outcome("failed", reason)
+            self.stats.outcome("failed", reason, rid=f"@{self.where(pos)}")
         self.stats.note(f"failed.{reason}", f"{self.uri} @ {self.where(pos)}: {message}")
-        log.warning("%s @ %s: %s; counted as failed.%s, reading goes on with the next record", self.uri,
+        log.info("%s @ %s: %s; counted as failed.%s, reading goes on with the next record", self.uri,
                     self.where(pos), message, reason)
 
     def note(self, key: str, example: str | None = None) -> None:
@@ -60,6 +60,10 @@ class Archive:
         while self.claimed_gaps < len(self.s.gaps) and self.s.gaps[self.claimed_gaps].pos <= upto:
             gap = self.s.gaps[self.claimed_gaps]
             self.claimed_gaps += 1
+            if not gap.member:  # junk between members: no record was there
+                self.stats.update("read.junk_bytes", gap.raw_end - gap.raw_start)
+                self.stats.note("read.junk_bytes", f"{self.uri} @ raw offset {gap.raw_start}: {gap.error}")
+                continue
             if record_pos is not None and gap.pos > record_pos and not cut:
                 cut = True
                 continue
@@ -173,20 +177,20 @@ class Archive:
         rid = self._id(headers, pos)
         self.stats.update("records")
         if self._claim_gaps(self.s.tell(), pos):
-            self.stats.outcome("failed", "corrupt", example=f"{rid} ({self.uri} @ {self.where(pos)}): "
+            self.stats.outcome("failed", "corrupt", rid=rid, example=f"{rid} ({self.uri} @ {self.where(pos)}): "
                                "its gzip member is unreadable")
             return None
         if missing:
             self._truncated(rid, pos, missing, length)
         if not kind:
-            self.stats.outcome("failed", "bad_headers", example=f"{rid} ({self.uri} @ {self.where(pos)}): no WARC-Type")
+            self.stats.outcome("failed", "bad_headers", rid=rid, example=f"{rid} ({self.uri} @ {self.where(pos)}): no WARC-Type")
             return None
         if kind not in KEEP_TYPES:
-            self.stats.outcome("skipped", "non_response")
+            self.stats.outcome("skipped", "non_response", rid=rid)
             self.stats.update(f"read.record_type.{kind}")
             return None
         if block is None:
-            self.stats.outcome("skipped", "too_large", example=f"{rid} ({self.uri}): {length} bytes > --max-bytes")
+            self.stats.outcome("skipped", "too_large", rid=rid, example=f"{rid} ({self.uri}): {length} bytes > --max-bytes")
             return None
         return self._document(rid, headers.get("warc-target-uri", ""), block, pos)
 
@@ -194,7 +198,7 @@ class Archive:
         try:
             status, ctype, body = payload(block, self.stats.update)
         except BadHttp as exc:
-            self.stats.outcome("failed", "bad_http_head", example=f"{rid} ({self.uri} @ {self.where(pos)}): {exc}")
+            self.stats.outcome("failed", "bad_http_head", rid=rid, example=f"{rid} ({self.uri} @ {self.where(pos)}): {exc}")
             return None
         if status is not None:
             self.stats.update(f"read.http_status.{status // 100}xx")
@@ -204,7 +208,7 @@ class Archive:
         self.stats.update("read.truncated_records")
         self.stats.note("read.truncated_records", f"{rid} ({self.uri} @ {self.where(pos)}): {missing} of {length} "
                         "bytes missing")
-        log.warning("%s: record %s at %s ends %d bytes early (file truncated?); its partial payload is kept and "
+        log.info("%s: record %s at %s ends %d bytes early (file truncated?); its partial payload is kept and "
                     "counted in read.truncated_records", self.uri, rid, self.where(pos), missing)
 
     def _id(self, headers: dict, pos: int) -> str:
@@ -229,16 +233,16 @@ class Archive:
         rid = f"{self.name}:{self.s.raw_offset(pos) if self.s.raw_offset(pos) is not None else pos}"
         self.stats.update("records")
         if self._claim_gaps(self.s.tell(), pos):
-            self.stats.outcome("failed", "corrupt", example=f"{rid}: its gzip member is unreadable")
+            self.stats.outcome("failed", "corrupt", rid=rid, example=f"{rid}: its gzip member is unreadable")
             return None
         if missing:
             self._truncated(rid, pos, missing, length)
         if url.startswith("filedesc:"):
-            self.stats.outcome("skipped", "non_response")
+            self.stats.outcome("skipped", "non_response", rid=rid)
             self.stats.update("read.record_type.arc_filedesc")
             return None
         if block is None:
-            self.stats.outcome("skipped", "too_large", example=f"{rid} ({self.uri}): {length} bytes > --max-bytes")
+            self.stats.outcome("skipped", "too_large", rid=rid, example=f"{rid} ({self.uri}): {length} bytes > --max-bytes")
             return None
         if not block.startswith(b"HTTP/"):
             return Document(id=rid, url=url, source=self.uri, content_type=ctype, raw=block)

@@ -17,7 +17,7 @@ log = logging.getLogger("webprune.preprocess")
 
 def _corrupt(stats: Stats, path: str, offset, exc: Exception, hint: str) -> None:
     stats.update("records")
-    stats.outcome("failed", "corrupt", example=f"{path} @ {offset}: {type(exc).__name__}: {exc}")
+    stats.outcome("failed", "corrupt", example=f"{path} @ {offset}: {type(exc).__name__}: {exc}", rid=f"@{offset}")
     log.warning("%s: unreadable from offset %s (%s: %s); %s. Counted as failed.corrupt; going on with the next input.",
                 path, offset, type(exc).__name__, str(exc).strip().splitlines()[0] if str(exc).strip() else "", hint)
 
@@ -36,7 +36,7 @@ def read_tar(src: Source, stats: Stats) -> Iterator[Document]:
                     continue
                 stats.update("records")
                 if not member.name.lower().endswith(HTML_SUFFIXES):
-                    stats.outcome("skipped", "non_html", example=f"{src.uri}:{member.name}")
+                    stats.outcome("skipped", "non_html", example=f"{src.uri}:{member.name}", rid=member.name)
                     continue
                 data = tar.extractfile(member).read()
                 yield _page(member.name, data, src.uri)
@@ -55,7 +55,7 @@ def read_html_dir(src: Source, stats: Stats) -> Iterator[Document]:
             with fs.open_input_stream(f.path) as fh:
                 data = fh.read()
         except OSError as exc:
-            stats.outcome("failed", "unreadable", example=f"{f.path}: {exc}")
-            log.warning("%s: cannot read (%s); skipped", f.path, exc)
+            stats.outcome("failed", "unreadable", example=f"{f.path}: {exc}", rid=f.base_name)
+            log.info("%s: cannot read (%s); skipped", f.path, exc)
             continue
         yield _page(f.base_name, data, src.uri)

@@ -34,6 +34,7 @@ class Gap:
     raw_start: int    # raw offset of the member that failed
     raw_end: int      # raw offset reading went on from (the file's end if none)
     error: str
+    member: bool = True  # a gzip member that failed (a record lost), not junk between members
 
 
 class MemberStream:
@@ -113,10 +114,10 @@ class MemberStream:
         elif self.pending.startswith(GZIP_MAGIC):
             self._new_member()
         else:
-            return self._resync("bytes after a gzip member that are not gzip", self.raw_pos)
+            return self._resync("bytes after a gzip member that are not gzip", self.raw_pos, is_member=False)
         return True
 
-    def _resync(self, error: str, member: int) -> bool:
+    def _resync(self, error: str, member: int, is_member: bool = True) -> bool:
         """Go on from the next gzip magic after ``member`` (the raw offset of what failed)."""
         base, window = self.window_start, self.window
         i = window.find(GZIP_MAGIC, max(member + 1 - base, 0))
@@ -124,7 +125,7 @@ class MemberStream:
             more = b"" if self.eof_raw else self.raw.read(CHUNK) or b""
             if not more:
                 self.eof_raw = True
-                self.gaps.append(Gap(self.decomp_end, member, base + len(window), error))
+                self.gaps.append(Gap(self.decomp_end, member, base + len(window), error, is_member))
                 self.dec, self.pending, self.raw_pos = None, b"", base + len(window)
                 return False
             base += len(window) - 2
@@ -132,7 +133,7 @@ class MemberStream:
             i = window.find(GZIP_MAGIC)
         self.window, self.window_start = window, base
         found = base + i
-        self.gaps.append(Gap(self.decomp_end, member, found, error))
+        self.gaps.append(Gap(self.decomp_end, member, found, error, is_member))
         self.raw_pos, self.pending = found, window[i:]
         self._new_member()
         return True

@@ -54,7 +54,7 @@ class Step:
 
     def drop(self, doc: Document, reason: str, message: str = "", kind: str = "skipped") -> None:
         note = f"{doc.id} ({doc.source}): {message}" if message else f"{doc.id} ({doc.source})"
-        self.stats.outcome(kind, reason, example=note)
+        self.stats.outcome(kind, reason, example=note, rid=doc.id)
         log.debug("%s %s by %s: %s", kind, doc.id, self.name, message or reason)
 
     def reset(self) -> None:
@@ -72,7 +72,7 @@ class Step:
             try:
                 out = self.process(doc)
             except Exception as exc:  # one bad page must not stop the run
-                log.warning("%s failed on %s (%s): %r", self.name, doc.id, doc.source, exc)
+                log.info("%s failed on %s (%s): %r", self.name, doc.id, doc.source, exc)
                 self.drop(doc, f"{self.name}_error", f"{type(exc).__name__}: {exc}", kind="failed")
                 continue
             if out is not None:
