@@ -58,6 +58,10 @@ class CleanOptions:
     prune_sample_docs: int = option(1000, "documents in the calibration sample", metavar="N")
     max_bytes: int = option(DEFAULT_MAX_BYTES, "skip payloads larger than this many bytes (too_large)",
                             metavar="BYTES")
+    max_nodes: int = option(1_000_000, "skip pages with more tags (open and close) than this (too_many_nodes): bounds "
+                                       "a worker's memory", metavar="N")
+    max_depth: int = option(20_000, "skip pages nested deeper than this (too_deep; the 2,871 shared pages reach "
+                                    "128)", metavar="N")
 
     def check(self) -> "CleanOptions":
         """Raise ValueError, saying what to do, for a combination that cannot run."""
@@ -69,8 +73,8 @@ class CleanOptions:
                 raise ValueError(f"unknown {f.name.replace('_', '-')} {value!r}; choose one of {', '.join(choices)}")
         if self.max_link_density is not None and not 0 <= self.max_link_density <= 1:
             raise ValueError("--max-link-density is a share of a block's characters: give a value in [0, 1], e.g. 0.5")
-        if self.max_bytes <= 0:
-            raise ValueError("--max-bytes must be a positive number of bytes")
+        if self.max_bytes <= 0 or self.max_nodes <= 0 or self.max_depth <= 0:
+            raise ValueError("--max-bytes, --max-nodes and --max-depth must be positive")
         if self.prune_model:
             if (self.max_perplexity is None) == (self.prune_percentile is None):
                 raise ValueError("with --prune-model give one of --max-perplexity N or --prune-percentile P")

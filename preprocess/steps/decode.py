@@ -28,6 +28,29 @@ _HTML_SNIFF = re.compile(rb"<(!doctype\s+html|html|head|body|title|meta|div|p|ta
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
+_TAG = re.compile(rb"<(/?)([A-Za-z][A-Za-z0-9]{0,15})[^<>]*?(/?)>")
+# elements that never hold others (void) or that the parser closes for the next one of their kind
+_NOT_NESTING = frozenset(b"area base br col embed hr img input link meta param source track wbr basefont bgsound "
+                         b"frame keygen p li dt dd option tr td th".split())
+
+
+def nesting_depth(payload: bytes, stop: int) -> int:
+    """An estimate of how deep the page's elements nest (open minus closed tags, void and self-closing ones
+    left out); stops counting once past ``stop``. Only run on pages with more than ``stop`` tags."""
+    depth = deepest = 0
+    for m in _TAG.finditer(payload):
+        if m.group(3) or m.group(2).lower() in _NOT_NESTING:
+            continue
+        depth += -1 if m.group(1) else 1
+        if depth > deepest:
+            deepest = depth
+            if deepest > stop:
+                break
+        elif depth < 0:
+            depth = 0
+    return deepest
+
+
 def mime_type(content_type: str) -> str:
     return content_type.split(";", 1)[0].strip().lower()
 
@@ -79,14 +102,17 @@ class Decode(Step):
 
     name = "decode"
 
-    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, max_garbage: float = 0.1):
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, max_garbage: float = 0.1, max_nodes: int = 1_000_000,
+                 max_depth: int = 20_000):
         super().__init__()
         self.max_bytes = max_bytes
         self.max_garbage = max_garbage
+        self.max_nodes, self.max_depth = max_nodes, max_depth
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "Decode":
-        return cls(max_bytes=ctx.opts.max_bytes)
+        o = ctx.opts
+        return cls(max_bytes=o.max_bytes, max_nodes=o.max_nodes, max_depth=o.max_depth)
 
     def process(self, doc: Document) -> Document | None:
         payload = doc.raw or b""
@@ -97,6 +123,11 @@ class Decode(Step):
             return self.drop(doc, "non_html", f"Content-Type {mime or 'missing'!r}")
         if len(payload) > self.max_bytes:
             return self.drop(doc, "too_large", f"{len(payload)} bytes > --max-bytes {self.max_bytes}")
+        tags = payload.count(b"<")
+        if tags > self.max_nodes:
+            return self.drop(doc, "too_many_nodes", f"{tags} tags > --max-nodes {self.max_nodes}")
+        if tags > self.max_depth and nesting_depth(payload, self.max_depth) > self.max_depth:
+            return self.drop(doc, "too_deep", f"elements nested deeper than --max-depth {self.max_depth}")
         text, codec, source = decode_payload(payload, doc.content_type)
         garbage = (text.count("\ufffd") + text.count("\x00")) / max(len(text), 1)
         if garbage > self.max_garbage:
