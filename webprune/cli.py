@@ -31,6 +31,33 @@ def _cmd_preprocess(a) -> int:
     return 0
 
 
+def _cmd_inspect(a) -> int:
+    import json
+
+    from preprocess.executor import Failure, make_executor
+    from preprocess.inspect import inspect_unit, merge, table
+    from preprocess.sources import discover
+    from preprocess.units import Job, plan
+
+    output_file(a.json, "--json")
+    units = plan(discover(a.inputs), Job(options.CleanOptions(), ""))
+    executor = make_executor("local" if a.local else "ray", a.workers, a.address)
+    parts, failed = [], []
+    try:
+        for unit, part in executor.map(inspect_unit, units, shared=a.sample):
+            (failed.append(unit.source.uri) if isinstance(part, Failure) else parts.append(part))
+    finally:
+        executor.close()
+    counts = merge(parts)
+    print(f"{len(units)} input file(s){f', first {a.sample} records of each' if a.sample else ''}"
+          f"{f'; {len(failed)} could not be read: ' + ', '.join(failed) if failed else ''}\n")
+    print(table(counts, a.top))
+    if a.json:
+        Path(a.json).write_text(json.dumps({"inputs": len(units), "sample": a.sample, "failed": failed,
+                                            **{k: dict(v.most_common()) for k, v in counts.items()}}, indent=1) + "\n")
+    return 0
+
+
 def _cmd_lm_train(a) -> int:
     from preprocess.lm.train import train
 
@@ -149,6 +176,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-retries", type=int, default=6,
                    help="times Ray redoes a unit whose worker died; two find a record that kills it (default: 6)")
     s.set_defaults(func=_cmd_preprocess)
+
+    s = sub.add_parser("inspect", help="a quick look at a crawl: record types, HTTP status, MIME types, charsets, "
+                                       "sizes, top hosts, id headers")
+    s.add_argument("inputs", nargs="+", help="archives or folders (paths or URIs)")
+    s.add_argument("--sample", type=int, default=None, help="read only the first N records of each file")
+    s.add_argument("--top", type=int, default=10, help="hosts listed (default: 10)")
+    s.add_argument("--json", default=None, help="also write the counts here")
+    s.add_argument("--workers", type=int, default=None, help="Ray workers (default: all CPUs)")
+    s.add_argument("--address", default=None, help="Ray cluster to attach to")
+    s.add_argument("--local", action="store_true", help="read in this process, without Ray")
+    s.set_defaults(func=_cmd_inspect)
 
     s = sub.add_parser("lm", help="train KenLM models and score sentences")
     lm = s.add_subparsers(dest="lm_command", required=True)

@@ -16,10 +16,11 @@ from preprocess.sources import Source
 from preprocess.stats import Stats
 
 
-def read_source(src: Source, stats: Stats, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Document]:
+def read_source(src: Source, stats: Stats, max_bytes: int = DEFAULT_MAX_BYTES, observe=None) -> Iterator[Document]:
+    """The documents of ``src``; ``observe(**facts)``, if given, hears about every archive record."""
     if src.kind == "warc":
         with src.open() as raw:
-            yield from read_archive(raw, src.filename, src.uri, stats, max_bytes)
+            yield from read_archive(raw, src.filename, src.uri, stats, max_bytes, observe)
     elif src.kind == "tar":
         yield from read_tar(src, stats)
     else:

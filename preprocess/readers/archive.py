@@ -30,10 +30,11 @@ KEEP_TYPES = ("response",)  # records that can become documents
 class Archive:
     """Reads one archive file (a stream) and yields Documents; every record lands in ``stats``."""
 
-    def __init__(self, raw, name: str, uri: str, stats: Stats, max_bytes: int, arc: bool):
+    def __init__(self, raw, name: str, uri: str, stats: Stats, max_bytes: int, arc: bool, observe=None):
         self.s = MemberStream(raw)
         self.name, self.uri, self.stats, self.max_bytes, self.arc = name, uri, stats, max_bytes, arc
         self.claimed_gaps = 0
+        self.observe = observe  # called with the facts of each record (webprune inspect)
 
     # -- accounting ------------------------------------------------------------------------------------------
     def where(self, pos: int) -> str:
@@ -45,7 +46,7 @@ class Archive:
             self.stats.update("records")
             self.stats.outcome("failed", reason, rid=f"@{self.where(pos)}")
         self.stats.note(f"failed.{reason}", f"{self.uri} @ {self.where(pos)}: {message}")
-        log.info("%s @ %s: %s; counted as failed.%s, reading goes on with the next record", self.uri,
+        log.debug("%s @ %s: %s; counted as failed.%s, reading goes on with the next record", self.uri,
                     self.where(pos), message, reason)
 
     def note(self, key: str, example: str | None = None) -> None:
@@ -175,6 +176,9 @@ class Archive:
         keep = kind in KEEP_TYPES and length <= self.max_bytes + MAX_HEADER_BYTES
         block, missing = self._block(pos, length, keep)
         rid = self._id(headers, pos)
+        if self.observe:
+            self.observe(kind=kind or "?", length=length, url=headers.get("warc-target-uri", ""),
+                         id_header=next((h for h in ID_HEADERS if headers.get(h)), "offset"))
         self.stats.update("records")
         if self._claim_gaps(self.s.tell(), pos):
             self.stats.outcome("failed", "corrupt", rid=rid, example=f"{rid} ({self.uri} @ {self.where(pos)}): "
@@ -202,13 +206,15 @@ class Archive:
             return None
         if status is not None:
             self.stats.update(f"read.http_status.{status // 100}xx")
+        if self.observe:
+            self.observe(status=status, content_type=ctype, payload=len(body))
         return Document(id=rid, url=url.strip().strip("<>"), source=self.uri, content_type=ctype, raw=body)
 
     def _truncated(self, rid: str, pos: int, missing: int, length: int) -> None:
         self.stats.update("read.truncated_records")
         self.stats.note("read.truncated_records", f"{rid} ({self.uri} @ {self.where(pos)}): {missing} of {length} "
                         "bytes missing")
-        log.info("%s: record %s at %s ends %d bytes early (file truncated?); its partial payload is kept and "
+        log.debug("%s: record %s at %s ends %d bytes early (file truncated?); its partial payload is kept and "
                     "counted in read.truncated_records", self.uri, rid, self.where(pos), missing)
 
     def _id(self, headers: dict, pos: int) -> str:
@@ -228,6 +234,9 @@ class Archive:
             length = 0
             self.stats.update("read.arc_bad_length")
         url, ctype = parts[0], parts[3] if len(parts) > 3 else ""
+        if self.observe:
+            self.observe(kind="arc_filedesc" if url.startswith("filedesc:") else "arc_record", length=length, url=url,
+                         id_header="offset")
         keep = not url.startswith("filedesc:") and length <= self.max_bytes + MAX_HEADER_BYTES
         block, missing = self._block(pos, length, keep)
         rid = f"{self.name}:{self.s.raw_offset(pos) if self.s.raw_offset(pos) is not None else pos}"
@@ -254,6 +263,6 @@ class _Skip(Exception):
         self.reason, self.message, self.resync, self.counted = reason, message, resync, counted
 
 
-def read_archive(raw, name: str, uri: str, stats: Stats, max_bytes: int) -> Iterator[Document]:
+def read_archive(raw, name: str, uri: str, stats: Stats, max_bytes: int, observe=None) -> Iterator[Document]:
     arc = name.endswith((".arc", ".arc.gz"))
-    yield from Archive(raw, name, uri, stats, max_bytes, arc)
+    yield from Archive(raw, name, uri, stats, max_bytes, arc, observe)

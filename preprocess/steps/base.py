@@ -72,7 +72,7 @@ class Step:
             try:
                 out = self.process(doc)
             except Exception as exc:  # one bad page must not stop the run
-                log.info("%s failed on %s (%s): %r", self.name, doc.id, doc.source, exc)
+                log.debug("%s failed on %s (%s): %r", self.name, doc.id, doc.source, exc)
                 self.drop(doc, f"{self.name}_error", f"{type(exc).__name__}: {exc}", kind="failed")
                 continue
             if out is not None:
