@@ -63,10 +63,15 @@ def timed_records(docs: Iterator[Document], stats: Stats) -> Iterator[Document]:
         yield doc
 
 
+def json_dumps(data: dict) -> bytes:
+    """One shard line."""
+    return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
+
+
 def json_line(doc: Document) -> tuple[bytes, int]:
     """The shard line of a document, and the UTF-8 size of its ``contents`` (what gets indexed)."""
     data = doc.to_json()
-    return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8"), len(data["contents"].encode("utf-8"))
+    return json_dumps(data), len(data["contents"].encode("utf-8"))
 
 
 class _Reporter:
