@@ -36,9 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-DATA_GLOB = "/work/shared/data/cleaning/*/input/*.html"
 ROBUST_TIMEOUT = 20.0
 TOOLS = ["regex", "blingfire", "blingfire+offsets", "sentencex", "sentencex+merge", "nupunkt", "pysbd",
          "syntok"]
@@ -95,8 +93,8 @@ def regex_split(line: str) -> list[str]:
     return out
 
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from preprocess.segment import _CJK_END, merge_pieces  # noqa: E402  (webprune's own segmenter repair)
+from webprune.benchdata import cleaning_pages  # noqa: E402
 
 
 # --------------------------------------------------------------------------- tool wrappers
@@ -306,7 +304,7 @@ def load_lines(n_files: int) -> tuple[list[str], int]:
     from resiliparse.parse.encoding import bytes_to_str, detect_encoding
     from resiliparse.parse.html import HTMLTree
 
-    files = sorted(glob.glob(DATA_GLOB))[:n_files]
+    files = [str(p) for p in cleaning_pages()][:n_files]
     lines: list[str] = []
     for path in files:
         with open(path, "rb") as fh:

@@ -32,17 +32,16 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from eval.cleaning.gold import gold_pages  # noqa: E402
-from preprocess.document import Document  # noqa: E402
-from preprocess.pipeline import run_steps  # noqa: E402
-from preprocess.lm.normalize import normalize  # noqa: E402
-from preprocess.lm.score import Scorer  # noqa: E402
-from preprocess.segment import split_line  # noqa: E402
-from preprocess.steps.decode import Decode  # noqa: E402
-from preprocess.steps.parse import Parse  # noqa: E402
-from preprocess.steps.tags import TagRemoval  # noqa: E402
+from eval.cleaning.gold import gold_pages
+from preprocess.document import Document
+from preprocess.pipeline import run_steps
+from preprocess.lm.normalize import normalize
+from preprocess.lm.score import Scorer
+from preprocess.segment import split_line
+from preprocess.steps.decode import Decode
+from preprocess.steps.parse import Parse
+from preprocess.steps.tags import TagRemoval
+from webprune.benchdata import shared_data
 
 _W = re.compile(r"\w+")
 _PLAIN = re.compile(r"\w+|[^\w\s]")
@@ -106,13 +105,13 @@ def fit_score(X: np.ndarray, y: np.ndarray, train: np.ndarray) -> tuple[np.ndarr
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--shared", type=Path, default=None, help="the shared data folder (default: webprune.benchdata.shared_data())")
     ap.add_argument("--bigram", required=True)
     ap.add_argument("--trigram", default=None)
     ap.add_argument("--sets", nargs="+", default=["cleaneval-dev", "cleaneval-final", "cleanportaleval", "l3s-gn1"])
     a = ap.parse_args()
 
-    d = collect(a.shared, a.sets, Scorer(a.bigram), Scorer(a.trigram) if a.trigram else None)
+    d = collect(a.shared or shared_data(), a.sets, Scorer(a.bigram), Scorer(a.trigram) if a.trigram else None)
     y, sets = d["boiler"], d["set"]
     pages = sorted(set(d["page"]))
     rng = random.Random(13)
