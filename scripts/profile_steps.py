@@ -248,13 +248,12 @@ def probe_tags(entries, line_features: bool) -> list[tuple[str, float, str]]:
 def probe_prune(entries, model_path: str) -> list[tuple[str, float, str]]:
     import re
 
-    import kenlm
-
     from preprocess.lm.normalize import normalize
+    from preprocess.lm.score import Scorer
     from preprocess.segment import sentences_of
 
     word = re.compile(r"\w")
-    model = kenlm.Model(model_path)
+    scorer = Scorer(model_path)
     t_seg = t_norm = t_lm = 0.0
     n_sent = n_scored = 0
     for _, text in entries:
@@ -266,14 +265,14 @@ def probe_prune(entries, model_path: str) -> list[tuple[str, float, str]]:
         norms = [x for x in norms if word.search(x)]
         c3 = clock()
         for x in norms:
-            model.perplexity(x)
+            scorer.normalized_perplexity(x)
         c4 = clock()
         t_seg, t_norm, t_lm = t_seg + c1 - c0, t_norm + c2 - c1, t_lm + c4 - c3
         n_sent, n_scored = n_sent + len(sents), n_scored + len(norms)
     return [(f"segment (sentences_of, sentencex): {n_sent} sentences", t_seg,
              f"{n_sent / t_seg:,.0f} sent/s" if t_seg else ""),
             ("normalize (per sentence)", t_norm, f"{n_sent / t_norm:,.0f} sent/s" if t_norm else ""),
-            (f"KenLM model.perplexity (per sentence, {n_scored})", t_lm,
+            (f"KenLM score() -> perplexity (per sentence, {n_scored})", t_lm,
              f"{n_scored / t_lm:,.0f} sent/s" if t_lm else "")]
 
 
@@ -449,7 +448,7 @@ def main() -> None:
             med[k][key] = statistics.median(vals)
             spread[k][key] = max(vals) - min(vals)
     order = ["read"] + middle + ["to_json", "write", "free"]
-    labels = {"read": "read WARC (warcio, product reader)", "to_json": "Document.to_json",
+    labels = {"read": "read WARC (product reader, ISA-L inflate)", "to_json": "Document.to_json",
               "write": "shard writing (JSON encoding + gzip + file)", "free": "freeing a batch (trees, documents)"}
 
     print(f"\n## CPU ms per page, {n} pages, median of {a.repeat} (± = max - min), batches of {a.batch_size}\n")
