@@ -79,10 +79,12 @@ class UnitResult:
     stats: dict                   # Stats.to_state(): counts, times, examples
     node: str = ""                # where it ran (a Ray node id)
     peak_rss_mb: float = 0.0      # the worker process's peak memory when the unit ended
+    pid: int = 0                  # the worker process (recycled workers show new ones)
     reused: bool = False          # finished by an earlier run (resume)
     error: str | None = None      # the unit failed on every retry
 
     def entry(self) -> dict:
         return {"key": self.key, "index": self.index, "shard": self.shard, "documents": self.documents,
-                "shard_bytes": self.shard_bytes, "node": self.node, "peak_rss_mb": self.peak_rss_mb,
+                "shard_bytes": self.shard_bytes, "node": self.node, "pid": self.pid,
+                "peak_rss_mb": self.peak_rss_mb,
                 "stats": self.stats}

@@ -8,6 +8,7 @@ only counts a unit's records (for a unit that failed on every retry).
 from __future__ import annotations
 
 import json
+import os
 import resource
 import time
 from typing import Iterator
@@ -133,7 +134,7 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
     if stats.ledger is not None:
         write_ledger(out, unit.index, stats.ledger)
     result = UnitResult(unit.index, unit.key, unit.shard, shard.documents, size, stats.to_state(), node=_node(),
-                        peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
+                        pid=os.getpid(), peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
     out.write_json(result.entry(), "units", unit.entry)
     guard.done()
     return result

@@ -87,6 +87,7 @@ def test_bad_preprocess_options(files, capsys):
     one_line_error(capsys, ["preprocess", warc, "-o", out, "--max-link-density", "2"], "[0, 1]")
     one_line_error(capsys, ["preprocess", warc, "-o", out, "--prune-model", "m.bin"], "--max-perplexity N")
     one_line_error(capsys, ["preprocess", warc, "-o", out, "--max-link-density", "half"], "invalid float value")
+    one_line_error(capsys, ["preprocess", warc, "-o", out, "--recycle-after", "-1"], "must be 0 or more")
     (files / "x.pdf").write_bytes(b"%PDF")
     one_line_error(capsys, ["preprocess", str(files / "x.pdf"), "-o", out], "pass archives")
     assert main(["preprocess", warc, "-o", out, "--local"]) == 0

@@ -120,6 +120,17 @@ def test_a_record_that_kills_its_worker_fails_alone(tmp_path, plugin_env):
     assert r["units"]["failed"] == 0 and r["counters"]["units.attempts_lost"] == 2  # batch, then the record
 
 
+def test_recycled_workers_give_the_same_shards(tmp_path, plugin_env):
+    inputs = make_inputs(tmp_path / "in", files=3, per_file=10)
+    reference = run_preprocess([str(inputs)], str(tmp_path / "ref"), CleanOptions(), RunOptions(executor="local"),
+                               progress=False)
+    r = run_preprocess([str(inputs)], str(tmp_path / "out"), CleanOptions(), RunOptions(workers=1), progress=False,
+                       max_calls=1)
+    pids = {json.loads(p.read_text())["pid"] for p in (tmp_path / "out" / "units").glob("*.json")}
+    assert len(pids) == 3  # one fresh worker process per input file
+    assert shards(tmp_path / "out") == shards(tmp_path / "ref") and r["written"] == reference["written"] == 30
+
+
 def test_a_record_past_the_page_timeout_fails_alone(tmp_path, plugin_env):
     inputs = make_inputs(tmp_path / "in", files=1, per_file=20, markers={(0, 5): "WEBPRUNE-STALL"})
     t0 = time.time()

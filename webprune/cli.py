@@ -14,12 +14,16 @@ log = logging.getLogger("webprune")
 def _cmd_preprocess(a) -> int:
     from preprocess.run import run_preprocess
 
+    for flag, value in (("--page-timeout", a.page_timeout), ("--max-retries", a.max_retries),
+                        ("--recycle-after", a.recycle_after)):
+        if value < 0:
+            raise ValueError(f"{flag} {value}: must be 0 or more")
     opts = options.from_args(a)
     run = options.from_args(a, options.RunOptions)
     if a.local:
         run = options.RunOptions(**(run.__dict__ | {"executor": "local"}))
     r = run_preprocess(a.inputs, a.output, opts, run, overwrite=a.overwrite, page_timeout=a.page_timeout,
-                       max_retries=a.max_retries)
+                       max_retries=a.max_retries, max_calls=a.recycle_after)
     print(f"{r['records']} records: {r['written']} written, skipped {r['skipped'] or 0}, failed {r['failed'] or 0}; "
           f"{r['docs_per_s']} docs/s with {r['workers']} worker(s) -> {a.output}/collection (stats: {a.output}/stats.json)")
     if r["unaccounted"]:
@@ -175,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "is failed alone (default: 60)")
     s.add_argument("--max-retries", type=int, default=6,
                    help="times Ray redoes a unit whose worker died; two find a record that kills it (default: 6)")
+    s.add_argument("--recycle-after", type=int, default=0, metavar="UNITS",
+                   help="replace a worker process after it has cleaned this many input files, returning any memory "
+                        "a native library leaked (default: 0, never)")
     s.set_defaults(func=_cmd_preprocess)
 
     s = sub.add_parser("inspect", help="a quick look at a crawl: record types, HTTP status, MIME types, charsets, "
