@@ -8,7 +8,6 @@ and the collection comes out byte-identical.
 from __future__ import annotations
 
 import logging
-import resource
 import time
 
 from preprocess.executor import Failure, make_executor
@@ -18,7 +17,7 @@ from preprocess.options import CleanOptions, RunOptions
 from preprocess.output import SHARD, OutputDir
 from preprocess.progress import Progress
 from preprocess.sources import discover
-from preprocess.stats import Stats
+from preprocess.stats import Stats, peak_rss_mb
 from preprocess.units import Job, UnitResult, WorkUnit, code_id, plan
 from preprocess.work import clean_unit, count_unit
 
@@ -155,7 +154,7 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
         # throughput of the cleaning pass over the units it ran (start-up and learning reported apart)
         "docs_per_s": round(sum(r.documents for r in fresh) / clean_wall, 2) if clean_wall > 0 and fresh else None,
         "records_per_s": round(fresh_records / clean_wall, 2) if clean_wall > 0 and fresh else None,
-        "driver": {"cpu_s": round(driver_cpu, 3), "peak_rss_mb": round(_peak_rss_mb(), 1),
+        "driver": {"cpu_s": round(driver_cpu, 3), "peak_rss_mb": peak_rss_mb(),
                    "cpu_s_per_1000_records": round(1000 * driver_cpu / fresh_records, 4) if fresh_records else None},
         "learned": learned,
     }
@@ -179,5 +178,3 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
     return data
 
 
-def _peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

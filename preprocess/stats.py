@@ -7,6 +7,7 @@ or ``failed.<reason>``; ``records`` counts them all, so
 from __future__ import annotations
 
 import json
+import resource
 import time
 from collections import Counter
 from contextlib import contextmanager
@@ -112,3 +113,16 @@ class Stats:
         tmp = Path(str(path) + ".tmp")
         tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         tmp.replace(path)
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory in MB. Linux's VmHWM first: ``ru_maxrss`` also keeps the memory
+    of the process that forked this one before it exec'ed (a driver started from a big benchmark process)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)

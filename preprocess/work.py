@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import time
 from typing import Iterator
 
@@ -22,7 +21,7 @@ from preprocess.output import OutputDir
 from preprocess.pipeline import Pipeline
 from preprocess.readers import read_source
 from preprocess.registry import step_class
-from preprocess.stats import Stats
+from preprocess.stats import Stats, peak_rss_mb
 from preprocess.units import Job, UnitResult, WorkUnit
 
 _CACHE: dict = {}  # one pipeline per worker process, rebuilt only when the job changes
@@ -134,7 +133,7 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
     if stats.ledger is not None:
         write_ledger(out, unit.index, stats.ledger)
     result = UnitResult(unit.index, unit.key, unit.shard, shard.documents, size, stats.to_state(), node=_node(),
-                        pid=os.getpid(), peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
+                        pid=os.getpid(), peak_rss_mb=peak_rss_mb())
     out.write_json(result.entry(), "units", unit.entry)
     guard.done()
     return result

@@ -1,22 +1,28 @@
 #!/usr/bin/env python
-"""Preprocess throughput on the ~2,900 real pages of ../shared/data/cleaning (packed into one WARC).
+"""Preprocess throughput, side by side with pyplexity's tag remover, and the cluster-scale figures, in one run.
 
-Prints, in one run on the same pages:
-  1. HTML parsers, parse only, one core: lxml vs lexbor (resiliparse HTMLTree, selectolax)
-     -> why webprune parses with resiliparse;
-  2. pyplexity's own tag remover, one process (if scripts/setup_pyplexity.sh was run);
-  3. webprune tag removal, decode+parse+clean, one process without Ray;
-  4. `webprune preprocess` end to end (read WARC -> Ray actors -> shards) with 1 and 2 workers;
-  5. with --prune-model: sentence segmentation and KenLM scoring throughput (sentences/s/core),
-     and rows 3-4 again with perplexity pruning on top.
-docs/s/core = documents written / wall seconds / cleaner workers. Ratios are against pyplexity.
-Usage: .venv/bin/python scripts/bench_preprocess.py [--workers 1 2] [--limit N]
+Input: the 2,871 real pages of ../shared/data/cleaning/*/input, repeated with new ids and packed into
+WARC files under build/bench (webprune.benchdata.pack_cleaning_pages). Every webprune row runs the CLI,
+``webprune preprocess ... --workers N``, in a fresh process; wall time includes start-up.
+
+Parts (all by default; ``--parts`` picks some):
+  parsers   parse only, one core: lxml vs lexbor (why webprune parses with resiliparse)
+  speed     17,226 records in 4 files, 1 worker: tags, each DOM cleaner with hints and links, the full
+            pipeline with pruning; pyplexity's tag remover on the same pages x6 in the same run (ratios)
+  scaling   20,097 records in 8 files, tags: 1 vs 2 workers (the cleaning pass, start-up apart)
+  driver    driver CPU seconds per 1,000 records: this checkout vs an older one (--old-checkout), 2 workers
+  memory    worker peak RSS on one file of 1x and 4x the records (a unit streams its file)
+  grouped   sitediff and feeds with 1 and 2 workers: same output?, learning pass vs cleaning pass, and
+            the bytes the learning pass keeps against the input bytes
+Prints Markdown tables; the README's preprocess tables are copied from them.
 """
 from __future__ import annotations
 
 import argparse
+import gzip
+import hashlib
 import json
-import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -24,133 +30,219 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-from pack_cleaning_warc import cleaning_pages, pack  # noqa: E402
+from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
 
-from preprocess.document import Document  # noqa: E402
-from preprocess.pipeline import CleanOptions, Pipeline  # noqa: E402
-from preprocess.run import run_preprocess  # noqa: E402
-from preprocess.steps.decode import decode_payload  # noqa: E402
-
+PY = sys.executable
 PYPLEXITY = ROOT / ".venv-pyplexity" / "bin" / "python"
+HL = ["--drop-hinted", "--max-link-density", "0.5"]
+CLUEWEB12_B13 = 52_200_000
 
 
-def cpu_rate(fn, items) -> float:
-    t0 = time.process_time()
-    for x in items:
-        fn(x)
-    return len(items) / (time.process_time() - t0)
+def run_cli(inputs: list[Path], args: list[str], workers: int, checkout: Path = ROOT) -> dict:
+    """``webprune preprocess`` in a fresh process; its stats plus the wall time around the process."""
+    out = Path(tempfile.mkdtemp(prefix="bench-pre-"))
+    cmd = [PY, "-m", "webprune.cli", "preprocess", *map(str, inputs), "-o", str(out / "o"), "--workers", str(workers),
+           *args]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=checkout, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(checkout)})
+    wall = time.perf_counter() - t0
+    if proc.returncode not in (0, 1):
+        sys.exit(f"{' '.join(cmd)} failed:\n{proc.stderr[-3000:]}")
+    stats = json.loads((out / "o" / "stats.json").read_text())
+    stats["process_wall_s"] = wall
+    stats["content_sha"] = content_hash(out / "o" / "collection")
+    stats["learned_bytes"] = sum(f.stat().st_size for f in (out / "o" / "learned").rglob("*") if f.is_file()) \
+        if (out / "o" / "learned").exists() else 0
+    assert stats["unaccounted"] == 0, stats
+    shutil.rmtree(out)
+    return stats
 
 
-def bench_parsers(texts: list[str]) -> dict[str, float]:
-    import lxml.html
-    from resiliparse.parse.html import HTMLTree
-
-    def lxml_parse(s):
-        try:
-            lxml.html.document_fromstring(s)
-        except Exception:  # lxml refuses some pages (e.g. empty after its cleanup)
-            pass
-
-    out = {"lxml": cpu_rate(lxml_parse, texts), "lexbor (resiliparse)": cpu_rate(HTMLTree.parse, texts)}
-    try:
-        from selectolax.lexbor import LexborHTMLParser
-
-        out["lexbor (selectolax)"] = cpu_rate(LexborHTMLParser, texts)
-    except ImportError:
-        pass
-    return out
+def content_hash(folder: Path) -> str:
+    """Hash of the JSON values of every shard (independent of JSON spacing and gzip settings)."""
+    h = hashlib.sha256()
+    for f in sorted(folder.iterdir()):
+        data = gzip.open(f).read() if f.name.endswith(".gz") else f.read_bytes()
+        for line in data.splitlines():
+            h.update(json.dumps(json.loads(line), sort_keys=True).encode())
+    return h.hexdigest()[:12]
 
 
-def bench_pyplexity(pages: list[Path]) -> dict | None:
+def pyplexity(copies: int) -> dict | None:
     if not PYPLEXITY.exists():
-        print("  pyplexity: not set up (bash scripts/setup_pyplexity.sh); skipped", file=sys.stderr)
+        print("pyplexity: not set up (bash scripts/setup_pyplexity.sh); its rows are skipped", file=sys.stderr)
         return None
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        f.write("\n".join(map(str, pages)) + "\n")
-    proc = subprocess.run([str(PYPLEXITY), str(ROOT / "scripts" / "peers" / "pyplexity_tags.py"), f.name],
-                          capture_output=True, text=True)
+        f.write("\n".join(map(str, cleaning_pages())) + "\n")
+    proc = subprocess.run([str(PYPLEXITY), str(ROOT / "scripts" / "peers" / "pyplexity_tags.py"), f.name,
+                           "--repeat", str(copies)], capture_output=True, text=True)
+    os.unlink(f.name)
     if proc.returncode != 0:
-        print(f"  pyplexity failed: {proc.stderr[-500:]}", file=sys.stderr)
-        return None
+        sys.exit(f"pyplexity failed: {proc.stderr[-1000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def sentence_rows(docs: list[dict], model: str) -> list[tuple]:
-    """Sentences/s/core for segmentation alone and for segmentation + KenLM scoring (CPU time)."""
-    from preprocess.segment import sentences_of
-    from preprocess.filters.prune import PerplexityPrune
+def table(head: list[str], rows: list[list]) -> None:
+    print("| " + " | ".join(head) + " |\n|" + "---|" + "---:|" * (len(head) - 1))
+    for r in rows:
+        print("| " + " | ".join(f"{x:,.0f}" if isinstance(x, float) and abs(x) >= 100 else
+                                 f"{x:.2f}" if isinstance(x, float) else str(x) for x in r) + " |")
+    print(flush=True)
 
-    texts = [d["contents"] for d in docs]
-    t0 = time.process_time()
-    sents = [s for t in texts for _, s in sentences_of(t)]
-    seg = time.process_time() - t0
-    pruner = PerplexityPrune(model, float("inf"))
-    t0 = time.process_time()
-    for s in sents:
-        pruner.decision_score(s)
-    score = time.process_time() - t0
-    return [(f"sentence segmentation (sentencex), {len(sents)} sentences", len(sents) / seg, len(sents) / seg),
-            ("sentence normalise + KenLM perplexity", len(sents) / score, len(sents) / score)]
+
+def part_parsers() -> None:
+    import lxml.html
+    from resiliparse.parse.html import HTMLTree
+
+    from preprocess.steps.decode import decode_payload
+
+    texts = [decode_payload(p.read_bytes())[0] for p in cleaning_pages()]
+
+    def rate(fn) -> float:
+        t0 = time.process_time()
+        for t in texts:
+            try:
+                fn(t)
+            except Exception:  # lxml refuses some pages (empty after its clean-up)
+                pass
+        return len(texts) / (time.process_time() - t0)
+
+    table(["parse only, CPU, 1 core, 2,871 pages", "docs/s"],
+          [["lxml", rate(lxml.html.document_fromstring)], ["lexbor (resiliparse)", rate(HTMLTree.parse)]])
+
+
+def part_speed(bench: Path, model: str | None) -> dict:
+    files = pack_cleaning_pages(bench, files=4, copies=6, prefix="speed")
+    peer = pyplexity(6)
+    configs = [("tags", []), ("tags " + " ".join(HL), HL)]
+    configs += [(f"{c} " + " ".join(HL), ["--cleaner", c, *HL]) for c in ("density", "blog", "sitediff", "feeds")]
+    if model:
+        configs.append(("full: density " + " ".join(HL) + " --prune-model M --max-perplexity 8000",
+                        ["--cleaner", "density", *HL, "--prune-model", model, "--max-perplexity", "8000"]))
+    rows, rates = [], {}
+    peer_cpu = 1000 * peer["cpu_seconds"] / peer["docs"] if peer else None
+    if peer:
+        rows.append([f"pyplexity {peer.get('version', '')} tag remover, in-process, pages in memory",
+                     f"{peer['docs']:,}", peer["docs_per_s"], "1.00", peer_cpu, "1.00"])
+    for label, args in configs:
+        s = run_cli(files, args, workers=1)
+        rate = s["written"] / s["process_wall_s"]
+        cpu = 1000 * worker_cpu_s(s) / s["records"]
+        rates[label] = 1000 / cpu
+        rows.append([f"webprune `{label}`", f"{s['records']:,}", rate,
+                     f"{rate / peer['docs_per_s']:.2f}" if peer else "", cpu,
+                     f"{peer_cpu / cpu:.2f}" if peer else ""])
+    print(f"### speed: {len(files)} files, 1 worker; docs/s = wall time including start-up; CPU = the cleaning "
+          "pass's CPU per record on the worker (read to shard) plus the driver's")
+    table(["run", "records", "docs/s (wall)", "x pyplexity (wall)", "CPU ms/record", "x pyplexity (CPU)"], rows)
+    return rates
+
+
+def worker_cpu_s(stats: dict) -> float:
+    """CPU seconds of the cleaning pass (every step's, reading and writing included) and of the driver.
+    The learning passes of sitediff/feeds are not in it (their wall time is in the grouped part)."""
+    return sum(v["cpu_s"] for k, v in stats["times"].items() if not k.startswith("learn."))
+
+
+def part_scaling(bench: Path) -> dict:
+    files = pack_cleaning_pages(bench, files=8, copies=7, prefix="scale")
+    runs = {w: run_cli(files, [], workers=w) for w in (1, 2)}
+    rows = [[f"tags, {w} worker(s)", f"{s['records']:,}", s["records_per_s"], s["process_wall_s"], s["startup_s"],
+             s["driver"]["cpu_s_per_1000_records"], s["units"]["worker_peak_rss_mb"]] for w, s in runs.items()]
+    print(f"### scaling: {len(files)} files; speed-up 1 -> 2 workers "
+          f"{runs[2]['records_per_s'] / runs[1]['records_per_s']:.2f}x (cleaning pass); same output: "
+          f"{runs[1]['content_sha'] == runs[2]['content_sha']}")
+    table(["run", "records", "records/s (cleaning pass)", "process wall s", "start-up s", "driver CPU s / 1000 rec",
+           "worker peak RSS MB"], rows)
+    return runs
+
+
+def old_driver_cpu(old: Path, files: list[Path], workers: int) -> tuple[float, int]:
+    """Driver-process CPU of an older checkout's run_preprocess (it read, shipped and wrote every record)."""
+    code = ("import json,sys,time,tempfile; from preprocess.run import run_preprocess; "
+            "from preprocess.pipeline import CleanOptions; c=time.process_time(); "
+            f"r=run_preprocess({[str(f) for f in files]!r}, tempfile.mkdtemp(), CleanOptions(), workers={workers}, compress=True, "
+            "progress=False); print(json.dumps({'cpu': time.process_time()-c, 'records': r['records']}))")
+    proc = subprocess.run([PY, "-c", code], cwd=old, capture_output=True, text=True,
+                          env=os.environ | {"PYTHONPATH": str(old)})
+    if proc.returncode != 0:
+        sys.exit(f"old checkout failed: {proc.stderr[-2000:]}")
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    return r["cpu"], r["records"]
+
+
+def part_driver(bench: Path, old: Path | None, new2: dict | None) -> None:
+    files = pack_cleaning_pages(bench, files=8, copies=7, prefix="scale")
+    new = new2 or run_cli(files, [], workers=2)
+    rows = [["this checkout (units read and write on the workers)", f"{new['records']:,}",
+             new["driver"]["cpu_s"], new["driver"]["cpu_s_per_1000_records"], new["driver"]["peak_rss_mb"]]]
+    if old:
+        cpu, n = old_driver_cpu(old, files, 2)
+        rows.insert(0, [f"{old.name} (the driver reads, ships and writes every record)", f"{n:,}", cpu,
+                        1000 * cpu / n, ""])
+    print("### driver: tags, 2 workers, driver process only")
+    table(["code", "records", "driver CPU s", "driver CPU s / 1000 records", "driver peak RSS MB"], rows)
+
+
+def part_memory(bench: Path) -> None:
+    one = pack_cleaning_pages(bench, files=1, copies=1, prefix="mem1")
+    four = pack_cleaning_pages(bench, files=1, copies=4, prefix="mem4")
+    rows = []
+    for label, args in (("tags", []), ("density " + " ".join(HL), ["--cleaner", "density", *HL])):
+        for name, files in (("1x", one), ("4x", four)):
+            s = run_cli(files, args, workers=1)
+            rows.append([label, f"{name} ({s['records']:,} records, {files[0].stat().st_size / 1e6:.0f} MB gz)",
+                         s["units"]["worker_peak_rss_mb"]])
+    print("### memory: one input file, 1 worker")
+    table(["cleaner", "input file", "worker peak RSS MB"], rows)
+
+
+def part_grouped(bench: Path) -> None:
+    files = pack_cleaning_pages(bench, files=4, copies=1, prefix="grouped")
+    size = sum(f.stat().st_size for f in files)
+    rows = []
+    for cleaner in ("sitediff", "feeds"):
+        runs = {w: run_cli(files, ["--cleaner", cleaner, *HL], workers=w) for w in (1, 2)}
+        for w, s in runs.items():
+            learn = sum(v.get("seconds", 0) for v in (s.get("learned") or {}).values() if isinstance(v, dict))
+            rows.append([cleaner, w, s["process_wall_s"], learn, f"{s['learned_bytes']:,}",
+                         f"{100 * s['learned_bytes'] / size:.2f}%",
+                         "yes" if s["content_sha"] == runs[1]["content_sha"] else "NO"])
+    print(f"### grouped: {len(files)} files, {size / 1e6:.0f} MB gz; learned state vs input")
+    table(["cleaner", "workers", "process wall s", "learning pass wall s", "learned bytes", "of input",
+           "same output as 1 worker"], rows)
+
+
+def extrapolate(rates: dict) -> None:
+    rows = [[label, rate, CLUEWEB12_B13 / (300 * rate) / 60] for label, rate in rates.items()]
+    print("### ClueWeb12-B13 (52.2M pages) on 300 cores at these per-core CPU rates (pages as large as these); "
+          "the paper: 45 + 45 min")
+    table(["run", "docs/s/core", "minutes on 300 cores"], rows)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
-    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--limit", type=int, default=None, help="first N pages only (quick check)")
-    ap.add_argument("--prune-model", default=None, help="KenLM model: also benchmark perplexity pruning")
-    ap.add_argument("--max-perplexity", type=float, default=8000)
+    ap.add_argument("--parts", nargs="+", default=["parsers", "speed", "scaling", "driver", "memory", "grouped"])
+    ap.add_argument("--prune-model", default=str(ROOT / "build" / "models" / "general-2gram.bin"))
+    ap.add_argument("--old-checkout", type=Path, default=None,
+                    help="a checkout of older code (e.g. `git worktree add ../wt-base a60cfac`) for the driver row")
+    ap.add_argument("--bench-dir", type=Path, default=ROOT / "build" / "bench")
     a = ap.parse_args()
-    logging.basicConfig(level=logging.WARNING)
-
-    pages = cleaning_pages(a.shared)[: a.limit]
-    warc = pack(pages, ROOT / "build" / "bench" / (f"cleaning-{a.limit}.warc.gz" if a.limit else "cleaning.warc.gz"))
-    raw = [p.read_bytes() for p in pages]
-    texts = [decode_payload(b)[0] for b in raw]
-    print(f"{len(pages)} pages, {sum(map(len, raw)) / 1e6:.1f} MB", file=sys.stderr)
-
-    rows = []  # (what, docs/s, docs/s/core)
-    print("parsers (parse only, CPU time, 1 core):", file=sys.stderr)
-    parsers = bench_parsers(texts)
-    for name, rate in parsers.items():
-        rows.append((f"parse only: {name}", rate, rate))
-
-    peer = bench_pyplexity(pages)
-    if peer:
-        rows.append((f"pyplexity {peer.get('version', '')} tag remover, 1 process", peer["docs_per_s"], peer["docs_per_s"]))
-
-    variants = [("tag removal", CleanOptions())]
-    if a.prune_model:
-        variants.append((f"tag removal + pruning at {a.max_perplexity:g}",
-                         CleanOptions(prune_model=a.prune_model, max_perplexity=a.max_perplexity)))
-    for label, opts in variants:
-        pipe = Pipeline(opts)
-        docs = [Document(id=str(i), content_type="text/html", raw=b) for i, b in enumerate(raw)]
-        t0 = time.perf_counter()
-        out, stats = pipe.process(docs)
-        wall = time.perf_counter() - t0
-        rows.append((f"webprune {label} (decode+parse+clean), 1 process, no Ray", len(out) / wall, len(out) / wall))
-        if opts.prune_model:
-            rows += sentence_rows(out, opts.prune_model)
-        for w in a.workers:
-            tmp = Path(tempfile.mkdtemp(prefix=f"bench-w{w}-"))
-            r = run_preprocess([str(warc)], tmp, opts, workers=w, progress=False)
-            rows.append((f"webprune preprocess {label}, WARC->shards, Ray, {w} worker(s)", r["docs_per_s"], r["docs_per_s"] / w))
-            assert r["unaccounted"] == 0 and r["records"] == len(pages)
-            shutil.rmtree(tmp)
-            import ray
-
-            ray.shutdown()
-
-    base = peer["docs_per_s"] if peer else None
-    print(f"\n| measurement ({len(pages)} real pages) | per s | per s per core | × pyplexity |")
-    print("|---|---:|---:|---:|")
-    for what, rate, per_core in rows:
-        ratio = f"{per_core / base:.2f}" if base and "sentence" not in what else ""
-        print(f"| {what} | {rate:.0f} | {per_core:.0f} | {ratio} |")
+    model = a.prune_model if Path(a.prune_model).exists() else None
+    if model is None:
+        print(f"{a.prune_model}: no model; the pruning row is skipped (webprune lm train)", file=sys.stderr)
+    a.bench_dir.mkdir(parents=True, exist_ok=True)
+    if "parsers" in a.parts:
+        part_parsers()
+    if "speed" in a.parts:
+        extrapolate(part_speed(a.bench_dir, model))
+    runs = part_scaling(a.bench_dir) if "scaling" in a.parts else {}
+    if "driver" in a.parts:
+        part_driver(a.bench_dir, a.old_checkout, runs.get(2))
+    if "memory" in a.parts:
+        part_memory(a.bench_dir)
+    if "grouped" in a.parts:
+        part_grouped(a.bench_dir)
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     # pyplexity print()s "html5lib" to stdout when it falls back to html5lib;
     # keep stdout for our single JSON line.
     with contextlib.redirect_stdout(sys.stderr):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         for _ in range(args.repeat):
             for raw in pages:
                 docs += 1
@@ -62,12 +62,14 @@ def main(argv: list[str] | None = None) -> int:
                 except Exception:  # noqa: BLE001 - one bad page must not stop the run
                     errors += 1
         seconds = time.perf_counter() - start
+        cpu_seconds = time.process_time() - cpu_start
 
     print(json.dumps({
         "tool": "pyplexity-tags",
         "version": importlib.metadata.version("pyplexity"),
         "docs": docs,
         "seconds": round(seconds, 4),
+        "cpu_seconds": round(cpu_seconds, 4),
         "docs_per_s": round(docs / seconds, 2) if seconds > 0 else None,
         "errors": errors,
         "repeat": args.repeat,
