@@ -8,9 +8,9 @@ fewer than ``n``, from the ``title`` and ``post_title`` (headline) fields of the
 shards, or a document's first line when it has no title; ``random.Random(seed)`` makes the load
 the same on every run and every variant.
 
-``timed_search(index, queries, ...)`` runs the whole batch ``repeats`` times on one open searcher
-after an untimed warm-up run and returns each repeat's wall and CPU seconds (``time.process_time`` counts the JVM's search
-threads, which run inside this process).
+``timed_searches(jobs, ...)`` runs each job's whole batch ``repeats`` times, round-robin over the
+jobs after an untimed warm-up of each, and returns each run's wall and CPU seconds
+(``time.process_time`` counts the JVM's search threads, which run inside this process).
 """
 from __future__ import annotations
 
@@ -96,39 +96,56 @@ def write_queries(queries: dict[str, str], path: str | Path) -> None:
     Path(path).write_text("".join(f"{q}\t{t}\n" for q, t in queries.items()), encoding="utf-8")
 
 
-def timed_search(index: str | Path, queries: dict[str, str], mu: float = 2000.0, k: int = 1000,
-                 threads: int = 2, repeats: int = 3, warmup: int = 1, chunk: int = 2000) -> list[dict]:
-    """[{"wall_s", "cpu_s", "queries"}] per repeat of the whole batch, on one open searcher, after
-    ``warmup`` untimed runs (the JVM compiles the search code on the first index it serves)."""
+def timed_searches(jobs: dict[str, dict], threads: int = 2, repeats: int = 3, warmup: int = 1, measure=None,
+                   chunk: int = 2000) -> dict[str, list[dict]]:
+    """Time each job ``{"index", "queries", "mu", "k"}`` ``repeats`` times, round-robin over the jobs.
+
+    Every job has its own open searcher and one untimed warm-up run first; the repeats then take
+    turns (job 1, job 2, ..., job 1, ...), so JIT compilation and the other load on the machine fall
+    on every job alike rather than on the first. ``measure(fn)`` times one run (default: wall and
+    CPU seconds; :class:`eval.energy.Tasks` adds codecarbon). Returns {job: [measurement, ...]}.
+    """
     from index.java import autoclass
 
-    index = Path(index)
-    if not list(index.glob("segments_*")):
-        raise FileNotFoundError(f"{index}: not a Lucene index")
-    searcher = autoclass("io.anserini.search.SimpleSearcher")(str(index))
-    qids = list(queries)
-    parts = [(_strings([queries[q] for q in qids[i:i + chunk]]), _strings(qids[i:i + chunk]))
-             for i in range(0, len(qids), chunk)]
-    out = []
-    try:
-        searcher.set_qld(float(mu))
-        for _ in range(warmup):
-            for texts, ids in parts:
-                searcher.batch_search(texts, ids, int(k), int(threads))
-        for _ in range(repeats):
+    if measure is None:
+        def measure(fn):
             t0, c0 = time.perf_counter(), time.process_time()
-            for texts, ids in parts:
-                searcher.batch_search(texts, ids, int(k), int(threads))
-            out.append({"wall_s": round(time.perf_counter() - t0, 4), "cpu_s": round(time.process_time() - c0, 4),
-                        "queries": len(qids)})
+            fn()
+            return {"wall_s": round(time.perf_counter() - t0, 4), "cpu_s": round(time.process_time() - c0, 4)}
+    searchers, batches = {}, {}
+    try:
+        for name, job in jobs.items():
+            if not list(Path(job["index"]).glob("segments_*")):
+                raise FileNotFoundError(f"{job['index']}: not a Lucene index")
+            searchers[name] = autoclass("io.anserini.search.SimpleSearcher")(str(job["index"]))
+            searchers[name].set_qld(float(job["mu"]))
+            qids = list(job["queries"])
+            batches[name] = [(_strings([job["queries"][q] for q in qids[i:i + chunk]]), _strings(qids[i:i + chunk]))
+                             for i in range(0, len(qids), chunk)]
+
+        def run(name):
+            for texts, ids in batches[name]:
+                searchers[name].batch_search(texts, ids, int(jobs[name]["k"]), int(threads))
+
+        for name in jobs:
+            for _ in range(warmup):
+                run(name)
+        out = {name: [] for name in jobs}
+        for _ in range(repeats):
+            for name in jobs:
+                out[name].append(measure(lambda: run(name)) | {"queries": len(jobs[name]["queries"])})
+        return out
     finally:
-        searcher.close()
-    return out
+        for s in searchers.values():
+            s.close()
 
 
 def summarise(repeats: list[dict]) -> dict:
     """Median with min and max of wall and CPU seconds over the repeats, and queries per second."""
     out = {"repeats": len(repeats), "queries": repeats[0]["queries"] if repeats else 0}
+    if repeats and "codecarbon" in repeats[0]:  # summed over the repeats, as a Meter around them all
+        out["codecarbon"] = {"kg": sum(r["codecarbon"]["kg"] for r in repeats),
+                             "kwh": sum(r["codecarbon"]["kwh"] for r in repeats)}
     for key in ("wall_s", "cpu_s"):
         values = [r[key] for r in repeats]
         out[key] = {"median": statistics.median(values), "min": min(values), "max": max(values)}

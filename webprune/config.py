@@ -7,7 +7,9 @@ key with what to write. Paths are relative to the config file. Cleaning options 
 a variant are :class:`preprocess.options.CleanOptions` fields, ``[preprocess]``
 holds :class:`preprocess.options.RunOptions`. A variant may carry expected metric
 values (``expect = {AP = 0.3265}``, ``tolerance``) that ``webprune run --check``
-compares with what the run measured.
+compares with what the run measured. The report's sections: ``[search] load``/``repeats`` (timed
+query load), ``[eval] ttest``/``correction``, ``[co2]``, ``[report]`` and ``[cleaning]``
+(see :mod:`eval.paper`).
 """
 from __future__ import annotations
 

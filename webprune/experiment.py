@@ -31,8 +31,8 @@ from preprocess.executor import make_executor
 from preprocess.options import CleanOptions
 from preprocess.run import run_preprocess
 from preprocess.units import code_id
-from eval.energy import Meter
-from search.load import load_queries, summarise, timed_search, write_queries
+from eval.energy import Meter, Tasks
+from search.load import load_queries, summarise, timed_searches, write_queries
 from search.qld import run_search
 from search.topics import read_topics
 from webprune.config import Experiment, Variant
@@ -108,13 +108,6 @@ def _energy(path: Path, meter: Meter | None = None) -> dict | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def _timed(exp: Experiment, s: Step, queries: dict[str, str], k: int) -> dict:
-    with Meter(*_cc(exp)) as m:
-        repeats = timed_search(s.index, queries, mu=s.mu, k=k, threads=exp.search.threads,
-                               repeats=exp.search.repeats)
-    return summarise(repeats) | {"k": k, "runs": repeats, "codecarbon": m.result.get("codecarbon")}
-
-
 def _cc(exp: Experiment) -> tuple[bool, str]:
     return (exp.co2 is not None and exp.co2.codecarbon, exp.co2.country if exp.co2 else "ESP")
 
@@ -139,7 +132,9 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
     rows: dict = {}
     if exp.preprocess.executor == "ray" and any(not (s.collection / "stats.json").exists() for s in steps):
         # Ray's start-up is the session's, not the first variant's: start it before any stage is measured
-        make_executor("ray", exp.preprocess.workers, exp.preprocess.address).close()
+        ray = make_executor("ray", exp.preprocess.workers, exp.preprocess.address)
+        ray.records()  # its progress actor is up: closing it now is clean
+        ray.close()
     for s in steps:
         row = rows[s.variant.name] = {"cleaning": s.opts.to_dict(), "collection": str(s.collection),
                                       "index": str(s.index)}
@@ -164,16 +159,23 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
                 row["index_stats"] = build_index(s.collection, s.index, threads=exp.index.threads)
             row["index_energy"] = _energy(s.index / ENERGY_FILE, m)
     queries, load_info = query_load(exp, steps, out) if out is not None else ({}, {})
+    jobs = {}
     for s in steps:
-        row = rows[s.variant.name]
         log.info("[%s] search mu=%s k=%s", s.variant.name, s.mu, s.k)
-        row["search"] = run_search(s.index, topics, s.run, mu=s.mu, k=s.k, threads=exp.search.threads,
-                                   tag=s.variant.name)
-        log.info("[%s] timing: %d x %d topics%s", s.variant.name, exp.search.repeats, len(topics),
-                 f", {exp.search.repeats} x {len(queries):,} load queries" if queries else "")
-        row["search_timing"] = _timed(exp, s, topics, s.k)
+        rows[s.variant.name]["search"] = run_search(s.index, topics, s.run, mu=s.mu, k=s.k,
+                                                    threads=exp.search.threads, tag=s.variant.name)
+        jobs[(s.variant.name, "search_timing")] = {"index": s.index, "queries": topics, "mu": s.mu, "k": s.k}
         if queries:
-            row["load"] = _timed(exp, s, queries, load_info["k"]) | {"source": load_info["source"]}
+            jobs[(s.variant.name, "load")] = {"index": s.index, "queries": queries, "mu": s.mu, "k": load_info["k"]}
+    log.info("timing: %d round(s) of %d search batch(es): the topics%s of every variant", exp.search.repeats,
+             len(jobs), f" and {len(queries):,} load queries" if queries else "")
+    tasks = Tasks(*_cc(exp))
+    timed = timed_searches(jobs, threads=exp.search.threads, repeats=exp.search.repeats, measure=tasks.measure)
+    for (name, key), runs in timed.items():
+        rows[name][key] = summarise(runs) | {"k": jobs[(name, key)]["k"], "runs": runs,
+                                             "source": load_info.get("source") if key == "load" else "topics"}
+        if "codecarbon" in rows[name][key]:
+            rows[name][key]["codecarbon"] |= tasks.describe()
     return rows
 
 

@@ -61,8 +61,7 @@ def co2(summary: dict, co2_cfg, cpu_model: str) -> tuple[str, dict]:
     rows, base = summary["variants"], summary["evaluation"].get("baseline")
     n = co2_cfg.queries
     c = {name: costs(r, co2_cfg.intensity, co2_cfg.tdp) for name, r in rows.items()}
-    head = ["variant", "one-off g", "per 1K queries g", f"{n:,} queries kg", "one-off + queries kg",
-            "break-even queries"]
+    head = ["variant", "one-off g", f"{n:,} queries kg", f"one-off + {n:,} queries kg", "break-even queries"]
     paper, measured, data = [], [], {}
     g = lambda kg: "–" if kg is None else num(kg * 1000)  # noqa: E731
     kg = lambda x: "–" if x is None else num(x)  # noqa: E731
@@ -74,11 +73,10 @@ def co2(summary: dict, co2_cfg, cpu_model: str) -> tuple[str, dict]:
             if None not in (v["one_off_cc_kg"], b["one_off_cc_kg"], v["query_cc_kg"], b["query_cc_kg"]):
                 be_cc = break_even(v["one_off_cc_kg"] - b["one_off_cc_kg"], b["query_cc_kg"] - v["query_cc_kg"])
         label = name + (" (baseline)" if name == base else "")
-        paper.append([label, g(v["one_off_kg"]), g(v["query_kg"] * 1000), kg(v["query_kg"] * n),
+        paper.append([label, g(v["one_off_kg"]), kg(v["query_kg"] * n),
                       kg(v["one_off_kg"] + v["query_kg"] * n), "" if name == base else _be_text(be)])
         q_cc = v["query_cc_kg"]
-        measured.append([label, g(v["one_off_cc_kg"]), g(q_cc * 1000 if q_cc is not None else None),
-                         kg(q_cc * n if q_cc is not None else None),
+        measured.append([label, g(v["one_off_cc_kg"]), kg(q_cc * n if q_cc is not None else None),
                          kg(v["one_off_cc_kg"] + q_cc * n if None not in (q_cc, v["one_off_cc_kg"]) else None),
                          "" if name == base or q_cc is None else _be_text(be_cc)])
         data[name] = v | {"break_even": be, "break_even_codecarbon": be_cc}
@@ -86,7 +84,7 @@ def co2(summary: dict, co2_cfg, cpu_model: str) -> tuple[str, dict]:
     note = (f"**paper**: kg CO₂eq = t · C_e · W_cpu / 1000 with t the CPU-hours of the efficiency table, "
             f"C_e = {co2_cfg.intensity} kg/kWh and W_cpu = {co2_cfg.tdp:g} W (TDP, from the config) for the "
             f"CPU here, *{cpu_model}*. **codecarbon**: {cc_note} "
-            f"*one-off*: preprocess + index. *per 1K queries* and the {n:,}-query extrapolation: from the "
+            f"*one-off*: preprocess + index, in grams. The {n:,}-query extrapolation: from the per-query cost of the "
             f"median run of the {'query load' if all(v['per'] == 'load' for v in c.values()) else 'topics'}. "
             f"*break-even*: queries after which a variant's extra one-off cost against `{base}` is paid back "
             f"by what it saves per query (never: it saves nothing per query; ahead until N: it is cheaper up "

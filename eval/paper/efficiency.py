@@ -5,8 +5,9 @@ Per variant, the stages are:
 * ``preprocess``: elapsed wall time of the run, CPU seconds of every step in the workers plus the
   driver's (``stats.json``; a local run's driver already holds its steps);
 * ``index``: Anserini's build, CPU of the child JVM (``getrusage`` of waited-for children);
-* ``search (topics)`` and ``search (load)``: ``[search] repeats`` timed runs of the batch on one
-  open searcher, median with min–max; CPU counts the JVM's search threads (same process).
+* ``search (topics)`` and ``search (load)``: ``[search] repeats`` timed runs of the batch, taking
+  turns with the other variants (:func:`search.load.timed_searches`), median with min–max; CPU
+  counts the JVM's search threads (same process).
 
 Variants with the same cleaning share a collection and an index, so they show the same
 preprocess and index figures.
@@ -80,7 +81,7 @@ def efficiency(summary: dict) -> str:
     note = (f"Search: {t['repeats']} timed runs of the {t['queries']} topics (k = {t['k']})"
             + (f" and of the {first['load']['queries']:,}-query load (k = {first['load']['k']}; "
                f"{first['load']['source']})" if has_load else "")
-            + ", each on one open searcher after an untimed warm-up run; median [min–max] wall "
+            + ", round-robin over the variants after an untimed warm-up run of each; median [min–max] wall "
               "seconds, CPU-hours of the median run. Preprocess and index: one run each (reused when "
               "finished), CPU-hours of every process involved.")
     return table(head, body) + "\n\n" + note
