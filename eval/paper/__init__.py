@@ -36,6 +36,13 @@ def _versions() -> str:
     return ", ".join(out)
 
 
+def _cleaning_tables(c: dict) -> str:
+    text = re.sub(r"^### (?!Summary)", "### Set: ", c["table"], flags=re.M)
+    if len(c["options"]["sets"]) == 1:  # the summary would repeat the one set's F1 column
+        text = text.split("### Summary")[0].rstrip()
+    return text
+
+
 def write_report(exp, out: Path, summary: dict) -> dict:
     """Write OUTPUT/report.md, OUTPUT/report.html and OUTPUT/plots/*.png; returns their paths and CO₂ data."""
     plots = out / PLOTS
@@ -80,7 +87,7 @@ def write_report(exp, out: Path, summary: dict) -> dict:
                   f"{' (first ' + str(c['options']['limit']) + ' per set)' if c['options']['limit'] else ''}; "
                   "word precision, recall and F1 on an exact word LCS, the CleanEval score, x100 "
                   "(as `webprune eval-cleaning`).",
-                  re.sub(r"^### (?!Summary)", "### Set: ", c["table"], flags=re.M)]
+                  _cleaning_tables(c)]
     text = "\n\n".join(parts) + "\n"
     (out / "report.md").write_text(text, encoding="utf-8")
     (out / "report.html").write_text(to_html(text, out, title=f"{exp.name}: webprune report"), encoding="utf-8")

@@ -43,6 +43,10 @@ def _be_text(n: float | None) -> str:
     return "at once" if n == 0 else f"{n:,.0f}"
 
 
+def _be_cell(name, base, same, n) -> str:
+    return "" if name == base else "same index" if same else _be_text(n)
+
+
 def costs(r: dict, intensity: float, tdp: float) -> dict:
     """One variant: one-off and per-query kg by both methods (None where a figure is missing)."""
     st = stages(r)
@@ -67,18 +71,20 @@ def co2(summary: dict, co2_cfg, cpu_model: str) -> tuple[str, dict]:
     kg = lambda x: "–" if x is None else num(x)  # noqa: E731
     for name, v in c.items():
         be = be_cc = None
-        if base and name != base:
+        index = rows[name].get("index")
+        same = bool(base and name != base and index and index == rows[base].get("index"))
+        if base and name != base and not same:
             b = c[base]
             be = break_even(v["one_off_kg"] - b["one_off_kg"], b["query_kg"] - v["query_kg"])
             if None not in (v["one_off_cc_kg"], b["one_off_cc_kg"], v["query_cc_kg"], b["query_cc_kg"]):
                 be_cc = break_even(v["one_off_cc_kg"] - b["one_off_cc_kg"], b["query_cc_kg"] - v["query_cc_kg"])
         label = name + (" (baseline)" if name == base else "")
         paper.append([label, g(v["one_off_kg"]), kg(v["query_kg"] * n),
-                      kg(v["one_off_kg"] + v["query_kg"] * n), "" if name == base else _be_text(be)])
+                      kg(v["one_off_kg"] + v["query_kg"] * n), _be_cell(name, base, same, be)])
         q_cc = v["query_cc_kg"]
         measured.append([label, g(v["one_off_cc_kg"]), kg(q_cc * n if q_cc is not None else None),
                          kg(v["one_off_cc_kg"] + q_cc * n if None not in (q_cc, v["one_off_cc_kg"]) else None),
-                         "" if name == base or q_cc is None else _be_text(be_cc)])
+                         "" if q_cc is None else _be_cell(name, base, same, be_cc)])
         data[name] = v | {"break_even": be, "break_even_codecarbon": be_cc}
     cc_note = _codecarbon_note(rows)
     note = (f"**paper**: kg CO₂eq = t · C_e · W_cpu / 1000 with t the CPU-hours of the efficiency table, "

@@ -42,24 +42,21 @@ def effectiveness(summary: dict) -> str:
 
 
 def p_values(summary: dict) -> str:
-    """Raw and adjusted p-values per variant and metric, for the reader who wants the numbers."""
+    """Raw and adjusted p-values, one row per variant and metric, for the reader who wants the numbers."""
     result = summary["evaluation"]
     base = result.get("baseline")
     if not base or len(result["runs"]) < 2:
         return ""
-    metrics = list(next(iter(result["runs"].values())))
     ttest = result.get("ttest", False)
+    head = ["variant", "metric", "Δ", "Wilcoxon p", "adjusted"] + (["t-test p", "adjusted"] if ttest else [])
     body = []
     for name, run in result["runs"].items():
         if name == base:
             continue
-        cells = []
-        for m in metrics:
-            e = run[m]
-            c = f"{e['p_value']:.3g} → {e.get('p_adjusted', e['p_value']):.3g}"
+        for m, e in run.items():
+            row = [name, m, f"{e['delta']:+.4f}", f"{e['p_value']:.3g}", f"{e.get('p_adjusted', e['p_value']):.3g}"]
             if ttest:
-                c += f"; t {e['p_ttest']:.3g} → {e['p_ttest_adjusted']:.3g}"
-            cells.append(c)
-        body.append([name, *cells])
-    return table(["variant", *metrics], body) + "\n\nCells: Wilcoxon p raw → adjusted" + \
-        ("; paired t-test p raw → adjusted." if ttest else ".")
+                row += [f"{e['p_ttest']:.3g}", f"{e['p_ttest_adjusted']:.3g}"]
+            body.append(row)
+    return table(head, body, align="llrrrrr"[:len(head)]) + \
+        f"\n\nTwo-sided, paired over the judged topics; adjusted: {result.get('correction', 'none')} across the variants."

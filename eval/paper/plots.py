@@ -95,7 +95,7 @@ def per_topic(summary: dict, metric: str, path: Path) -> Path | None:
         return None
     cols = min(3, len(others))
     nrows = -(-len(others) // cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(4.6 * cols, 2.9 * nrows), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.8 * cols, 3.3 * nrows), squeeze=False, sharey=True)
     b = ev["runs"][base][metric]["per_topic"]
     for ax, name in zip(axes.flat, others):
         v = ev["runs"][name][metric]["per_topic"]
@@ -103,7 +103,7 @@ def per_topic(summary: dict, metric: str, path: Path) -> Path | None:
         ax.bar(range(len(d)), d, width=1.0, color=["#2e7d32" if x > 0 else "#c62828" for x in d])
         ax.axhline(0, color="black", lw=0.6)
         up, down = sum(x > 1e-12 for x in d), sum(x < -1e-12 for x in d)
-        ax.set_title(f"{name}: {up} better, {down} worse", fontsize=9)
+        ax.set_title(f"{name}: {up} better, {down} worse", fontsize=10)
         ax.set_xticks([])
         ax.set_xlabel(f"{len(d)} topics, sorted")
     for ax in list(axes.flat)[len(others):]:
