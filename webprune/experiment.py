@@ -2,10 +2,12 @@
 
 * **plan**: each variant's cleaning options and the key of its collection; variants
   with the same cleaning share one collection and one index.
-* **execute**: preprocess -> index -> search per variant. Finished stages are reused
+* **execute**: preprocess -> index -> search per variant, each stage measured (:mod:`eval.energy`),
+  then every variant's searches timed in turns (topics and ``[search] load``). Finished stages are reused
   on a re-run (``fresh`` redoes them); a collection's key hashes the cleaning
   options, the inputs, the model file and the cleaning code.
-* **report**: evaluation against the baseline, ``results.md`` and ``results.json``;
+* **report**: evaluation against the baseline (corrected across variants), ``results.md``,
+  ``results.json`` and the paper's tables and plots (:mod:`eval.paper`);
   with ``check`` each variant's expected values are compared with what was measured.
 
 Outputs go to OUTPUT/: ``collections/<key>/``, ``indexes/<key>/``, ``runs/<variant>.txt``,

@@ -59,4 +59,5 @@ def p_values(summary: dict) -> str:
                 row += [f"{e['p_ttest']:.3g}", f"{e['p_ttest_adjusted']:.3g}"]
             body.append(row)
     return table(head, body, align="llrrrrr"[:len(head)]) + \
-        f"\n\nTwo-sided, paired over the judged topics; adjusted: {result.get('correction', 'none')} across the variants."
+        (f"\n\nTwo-sided, paired over the judged topics; adjusted: {result.get('correction', 'none')} "
+         "across the variants.")

@@ -91,9 +91,10 @@ def steps(summary: dict) -> str:
     rows = summary["variants"]
     body = []
     for name, r in rows.items():
-        cpu = step_cpu(r["preprocess"])
-        body.append([name, *[secs(cpu[s]) for s in STEP_ORDER], secs(preprocess_cpu(r["preprocess"])),
-                     num(r["preprocess"]["written"] / r["preprocess"]["wall_s"]) if r["preprocess"]["wall_s"] else "–"])
+        pre = r["preprocess"]
+        cpu = step_cpu(pre)
+        body.append([name, *[secs(cpu[s]) for s in STEP_ORDER], secs(preprocess_cpu(pre)),
+                     num(pre["written"] / pre["wall_s"]) if pre["wall_s"] else "–"])
     return (table(["variant", *STEP_ORDER, "total CPU s", "docs/s"], body) +
             "\n\nCPU seconds per preprocessing step, summed over the cleaner workers (`stats.json`); *driver*: "
             "the process that reads the inputs' layout, schedules the workers and merges their output. "
