@@ -198,10 +198,16 @@ def test_report_holds_every_table_and_plot_and_chromium_renders_them(tmp_path):
     cfg = tmp_path / "c.toml"
     cfg.write_text(BASE + '[eval]\ncorrection = "holm"\n[co2]\ntdp = 65\n[report]\nmetric = "AP"\n')
     exp = load_config(cfg)
-    rep = write_report(exp, tmp_path, _summary(tmp_path))
+    summary = _summary(tmp_path)
+    summary["cleaning"] = {"options": {"sets": ["cleaneval-dev"], "limit": 5}, "pages": 5,
+                           "table": "### cleaneval-dev (5 pages)\n\n| tool | word F1 |\n|---|---:|\n| tags | 85.9 |\n\n"
+                                    "### Summary: word F1 (docs/s/core)\n\n| tool | cleaneval-dev |\n|---|---:|\n"
+                                    "| tags | 85.9 (500) |"}
+    rep = write_report(exp, tmp_path, summary)
     md = (tmp_path / "report.md").read_text()
-    for s in SECTIONS:
+    for s in SECTIONS + ("## Cleaning quality against human gold text", "### Set: cleaneval-dev"):
         assert s in md, s
+    assert "### Summary" not in md  # one set: its summary would only repeat it
     assert "Holm–Bonferroni" in md and "C_e = 0.341 kg/kWh" in md and "W_cpu = 65 W" in md
     # v1: extra one-off 1 CPU-s, saves 0.2 s / 200 queries = 0.001 s per query -> 1,000 queries
     assert "| v1 | " in md and "| 1,000 |" in md

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from eval.energy import cpu_model
+from eval.metrics import parse_metrics
 from eval.paper.cleaning import cleaning_eval
 from eval.paper.co2 import co2
 from eval.paper.effectiveness import effectiveness, p_values
@@ -48,9 +49,7 @@ def write_report(exp, out: Path, summary: dict) -> dict:
     plots = out / PLOTS
     plots.mkdir(exist_ok=True)
     ev = summary["evaluation"]
-    metric = exp.report.metric or ev["metrics"][0]
-    metric = next((m for m in ev["runs"][next(iter(ev["runs"]))] if m == metric), None) or \
-        next(iter(ev["runs"][next(iter(ev["runs"]))]))  # ir_measures' name (AP for MAP)
+    metric = str(parse_metrics([exp.report.metric or ev["metrics"][0]])[0])  # ir_measures' name (AP for MAP)
     cpu = cpu_model()
     n_topics = next(iter(next(iter(ev["runs"].values())).values()))["topics"]
     parts = [f"# {exp.name}: effectiveness, efficiency and CO₂",
