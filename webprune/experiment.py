@@ -33,7 +33,7 @@ from preprocess.executor import make_executor
 from preprocess.options import CleanOptions
 from preprocess.run import run_preprocess
 from preprocess.units import code_id
-from eval.energy import Meter, Tasks
+from eval.energy import Meter, Tasks, warm_worker
 from search.load import load_queries, summarise, timed_searches, write_queries
 from search.qld import run_search
 from search.topics import read_topics
@@ -135,7 +135,8 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
     if exp.preprocess.executor == "ray" and any(not (s.collection / "stats.json").exists() for s in steps):
         # Ray's start-up is the session's, not the first variant's: start it before any stage is measured
         ray = make_executor("ray", exp.preprocess.workers, exp.preprocess.address)
-        ray.records()  # its progress actor is up: closing it now is clean
+        pids = {p for _, p in ray.map(warm_worker, range(2 * ray.workers)) if isinstance(p, int)}  # + imports
+        log.info("Ray started: %d worker process(es) warmed up", len(pids))
         ray.close()
     for s in steps:
         row = rows[s.variant.name] = {"cleaning": s.opts.to_dict(), "collection": str(s.collection),
