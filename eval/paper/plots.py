@@ -17,7 +17,7 @@ DPI = 110
 
 def _save(fig, path: Path) -> Path:
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")  # legends placed outside the axes stay in
     plt.close(fig)
     return path
 
@@ -45,11 +45,23 @@ def _model_of(r: dict) -> tuple[str, str, float] | None:
     p = r["preprocess"].get("pruning")
     if not p:
         return None
-    model = Path(p["model"]).stem
     opts = r["cleaning"]
+    label = f"{_cleaning(opts)} + {Path(p['model']).stem} ({p['score']})"  # a line: one cleaning, one model
     if opts.get("prune_percentile") is not None:
-        return f"{model}, {p['score']}, percentile", "worst % of sentences dropped", opts["prune_percentile"]
-    return f"{model}, {p['score']}, threshold", "maximum perplexity kept", p["threshold"]
+        return label, "worst % of sentences dropped", opts["prune_percentile"]
+    return label, "maximum perplexity kept", p["threshold"]
+
+
+def _cleaning(opts: dict) -> str:
+    """The cleaning before pruning, as a spec (``tags``, ``density+hints+links(0.5)``)."""
+    from preprocess.options import CleanOptions
+    from preprocess.spec import format_spec
+
+    keep = {k: v for k, v in opts.items() if k not in ("prune_model", "max_perplexity", "prune_percentile")}
+    try:
+        return format_spec(CleanOptions(**keep))
+    except TypeError:
+        return opts.get("cleaner", "?")
 
 
 def metric_vs_threshold(summary: dict, metric: str, path: Path) -> Path | None:
@@ -72,6 +84,8 @@ def metric_vs_threshold(summary: dict, metric: str, path: Path) -> Path | None:
                 continue
             pts.sort()
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+            for x, y, name in pts:
+                ax.annotate(name, (x, y), textcoords="offset points", xytext=(5, 5), fontsize=7)
         if base:
             ax.axhline(runs[base][metric]["mean"], color="grey", ls="--", lw=1, label=f"{base} (baseline)")
         if kind.startswith("maximum"):
@@ -128,5 +142,5 @@ def throughput_plot(summary: dict, path: Path) -> Path:
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
     ax.set_ylabel("items per elapsed second (log)")
     ax.set_title("Throughput per stage")
-    ax.legend(frameon=False, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.28), ncols=len(stages))
+    ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _save(fig, path)
