@@ -133,7 +133,7 @@ def timed_searches(jobs: dict[str, dict], threads: int = 2, repeats: int = 3, wa
         out = {name: [] for name in jobs}
         for _ in range(repeats):
             for name in jobs:
-                out[name].append(measure(lambda: run(name)) | {"queries": len(jobs[name]["queries"])})
+                out[name].append(measure(lambda name=name: run(name)) | {"queries": len(jobs[name]["queries"])})
         return out
     finally:
         for s in searchers.values():

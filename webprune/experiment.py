@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eval import correction
+from eval.energy import Meter, Tasks, warm_worker
 from eval.paper import cleaning_eval, write_report
 from eval.report import evaluate, markdown_table, write_json
 from index.build import STATS_FILE, build_index
@@ -33,7 +34,6 @@ from preprocess.executor import make_executor
 from preprocess.options import CleanOptions
 from preprocess.run import run_preprocess
 from preprocess.units import code_id
-from eval.energy import Meter, Tasks, warm_worker
 from search.load import load_queries, summarise, timed_searches, write_queries
 from search.qld import run_search
 from search.topics import read_topics

@@ -38,7 +38,7 @@ def _versions() -> str:
 
 
 def _cleaning_tables(c: dict) -> str:
-    text = re.sub(r"^### (?!Summary)", "### Set: ", c["table"], flags=re.M)
+    text = re.sub(r"^### (?!Summary)", "### Set: ", c["table"], flags=re.MULTILINE)
     if len(c["options"]["sets"]) == 1:  # the summary would repeat the one set's F1 column
         text = text.split("### Summary")[0].rstrip()
     return text
@@ -53,9 +53,9 @@ def write_report(exp, out: Path, summary: dict) -> dict:
     cpu = cpu_model()
     n_topics = next(iter(next(iter(ev["runs"].values())).values()))["topics"]
     parts = [f"# {exp.name}: effectiveness, efficiency and CO₂",
-             f"`webprune run` of `{exp.name}`, {datetime.datetime.now():%Y-%m-%d %H:%M}, on {cpu} "
-             f"({os.cpu_count()} cores); {len(summary['variants'])} variants, {n_topics} judged topics, "
-             f"baseline `{ev.get('baseline')}`. {_versions()}.",
+             (f"`webprune run` of `{exp.name}`, {datetime.datetime.now():%Y-%m-%d %H:%M}, on {cpu} "
+              f"({os.cpu_count()} cores); {len(summary['variants'])} variants, {n_topics} judged topics, "
+              f"baseline `{ev.get('baseline')}`. {_versions()}."),
              "## Effectiveness", effectiveness(summary)]
     figures = {"index_size": index_size(summary, plots / "index_size.png")}
     parts.append("![Index size per variant](plots/index_size.png)")
@@ -82,10 +82,10 @@ def write_report(exp, out: Path, summary: dict) -> dict:
     if summary.get("cleaning"):
         c = summary["cleaning"]
         parts += ["## Cleaning quality against human gold text",
-                  f"`[cleaning]`: {c['pages']} pages of {', '.join(c['options']['sets'])}"
-                  f"{' (first ' + str(c['options']['limit']) + ' per set)' if c['options']['limit'] else ''}; "
-                  "word precision, recall and F1 on an exact word LCS, the CleanEval score, x100 "
-                  "(as `webprune eval-cleaning`).",
+                  (f"`[cleaning]`: {c['pages']} pages of {', '.join(c['options']['sets'])}"
+                   f"{' (first ' + str(c['options']['limit']) + ' per set)' if c['options']['limit'] else ''}; "
+                   "word precision, recall and F1 on an exact word LCS, the CleanEval score, x100 "
+                   "(as `webprune eval-cleaning`)."),
                   _cleaning_tables(c)]
     text = "\n\n".join(parts) + "\n"
     (out / "report.md").write_text(text, encoding="utf-8")

@@ -67,8 +67,8 @@ def co2(summary: dict, co2_cfg, cpu_model: str) -> tuple[str, dict]:
     c = {name: costs(r, co2_cfg.intensity, co2_cfg.tdp) for name, r in rows.items()}
     head = ["variant", "one-off g", f"{n:,} queries kg", f"one-off + {n:,} queries kg", "break-even queries"]
     paper, measured, data = [], [], {}
-    g = lambda kg: "–" if kg is None else num(kg * 1000)  # noqa: E731
-    kg = lambda x: "–" if x is None else num(x)  # noqa: E731
+    g = lambda kg: "–" if kg is None else num(kg * 1000)
+    kg = lambda x: "–" if x is None else num(x)
     for name, v in c.items():
         be = be_cc = None
         index = rows[name].get("index")

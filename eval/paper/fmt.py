@@ -6,7 +6,7 @@ def table(header: list[str], rows: list[list[str]], align: str | None = None) ->
     """A Markdown table; ``align`` one character per column (``l`` or ``r``; default: first left, rest right)."""
     align = align or "l" + "r" * (len(header) - 1)
     sep = ["---:" if a == "r" else "---" for a in align]
-    esc = lambda c: str(c).replace("|", "\\|")  # noqa: E731
+    esc = lambda c: str(c).replace("|", "\\|")
     return "\n".join(["| " + " | ".join(map(esc, header)) + " |", "|" + "|".join(sep) + "|"] +
                      ["| " + " | ".join(map(esc, r)) + " |" for r in rows])
 

@@ -8,9 +8,9 @@ import matplotlib
 import matplotlib.ticker
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from eval.paper.efficiency import throughput  # noqa: E402
+from eval.paper.efficiency import throughput
 
 DPI = 110
 
