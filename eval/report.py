@@ -43,8 +43,10 @@ def markdown_table(result: dict, extra_columns: dict[str, dict[str, str]] | None
         cells += [extra_columns[c].get(name, "") for c in extra_columns]
         lines.append("| " + " | ".join(cells) + " |")
     if result.get("baseline"):
+        corrected = result.get("correction") not in (None, "none")
         lines.append(f"\n↑/↓: Wilcoxon signed-rank p < {result['alpha']} against `{result['baseline']}` "
-                     f"over {next(iter(next(iter(result['runs'].values())).values()))['topics']} judged topics.")
+                     f"over {next(iter(next(iter(result['runs'].values())).values()))['topics']} judged topics"
+                     + (f", {result['correction']}-corrected across the variants." if corrected else "."))
     return "\n".join(lines)
 
 

@@ -1,4 +1,4 @@
-"""Paired Wilcoxon signed-rank test against a baseline, per metric."""
+"""Paired Wilcoxon signed-rank test (and paired t-test) against a baseline, per metric."""
 from __future__ import annotations
 
 import warnings
@@ -21,3 +21,19 @@ def mark(p: float, delta: float, alpha: float = 0.05) -> str:
     if p < alpha:
         return "↑" if delta > 0 else "↓"
     return ""
+
+
+def ttest_p(run: dict[str, float], baseline: dict[str, float]) -> float:
+    """Two-sided paired t-test p-value over the shared topics; 1.0 when the runs never differ."""
+    from scipy.stats import ttest_rel
+
+    topics = sorted(set(run) & set(baseline))
+    diffs = [run[q] - baseline[q] for q in topics]
+    if not any(abs(d) > 1e-12 for d in diffs):
+        return 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        p = float(ttest_rel([run[q] for q in topics], [baseline[q] for q in topics]).pvalue)
+    if p != p:  # every topic differs by the same amount: no variance, scipy gives nan
+        return 0.0
+    return p

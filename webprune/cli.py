@@ -130,6 +130,7 @@ def _cmd_run(a) -> int:
 
     summary = run_experiment(load_config(a.config), a.output, fresh=a.fresh)
     print(summary["table"])
+    print(f"report: {summary['report']['html']} and report.md beside it", file=sys.stderr)
     if not a.check:
         return 0
     checks = summary["checks"]

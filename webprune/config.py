@@ -7,7 +7,9 @@ key with what to write. Paths are relative to the config file. Cleaning options 
 a variant are :class:`preprocess.options.CleanOptions` fields, ``[preprocess]``
 holds :class:`preprocess.options.RunOptions`. A variant may carry expected metric
 values (``expect = {AP = 0.3265}``, ``tolerance``) that ``webprune run --check``
-compares with what the run measured.
+compares with what the run measured. The report's sections: ``[search] load``/``repeats`` (timed
+query load), ``[eval] ttest``/``correction``, ``[co2]``, ``[report]`` and ``[cleaning]``
+(see :mod:`eval.paper`).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from eval.correction import check_method
 from eval.metrics import DEFAULT_METRICS, parse_metrics
 from preprocess import options
 from preprocess.options import CleanOptions, RunOptions, closest
@@ -97,6 +100,11 @@ class Search:
     mu: float = 2000.0
     k: int = 1000
     threads: int = 2
+    repeats: int = 3                  # timed repeats of each search (median, min-max); at least 3
+    load: int = 0                     # N queries of a timed query load (0: none)
+    load_file: str | None = None      # the load's queries (one a line, or a topics file); default: sampled
+    load_seed: int = 42               # ... from the baseline collection's titles and headlines
+    load_k: int | None = None         # hits per load query (default: k)
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,31 @@ class Eval:
     baseline: str | None = None       # default: the first variant
     alpha: float = 0.05
     tolerance: float = 1e-4           # --check: |measured - expected| allowed
+    ttest: bool = False               # also a paired t-test
+    correction: str = "none"          # holm | bonferroni | none, across the variants, per metric and test
+
+
+@dataclass(frozen=True)
+class Co2:
+    tdp: float = field(metadata={"help": "the CPU's TDP in watts, W_cpu of the paper's estimate"})
+    intensity: float = 0.341          # C_e, kg CO2eq per kWh (the paper's)
+    codecarbon: bool = True           # also codecarbon's OfflineEmissionsTracker figure
+    country: str = "ESP"              # ISO 3166 alpha-3, for codecarbon's carbon intensity
+    queries: int = 1_000_000          # extrapolate search to this many queries
+
+
+@dataclass(frozen=True)
+class Report:
+    metric: str | None = None         # plotted against threshold and per topic (default: the first metric)
+
+
+@dataclass(frozen=True)
+class Cleaning:
+    sets: list[str] = field(default_factory=lambda: ["cleaneval-dev"])
+    tools: list[str] | None = None    # eval-cleaning tool ids (default: the variants' cleaning specs)
+    limit: int | None = None          # first N pages per set
+    jobs: int = 1
+    shared: str | None = None         # the shared data folder (default: ../shared/data beside the project)
 
 
 @dataclass(frozen=True)
@@ -128,7 +161,8 @@ class Variant:
 
 
 _VARIANT_KEYS = {"name": str, "model": str, "mu": float, "k": int, "expect": dict[str, float], "tolerance": float}
-_SECTIONS = ("name", "collection", "topics", "qrels", "preprocess", "index", "search", "eval", "models", "variants")
+_SECTIONS = ("name", "collection", "topics", "qrels", "preprocess", "index", "search", "eval", "models", "variants",
+             "co2", "report", "cleaning")
 
 
 @dataclass(frozen=True)
@@ -144,6 +178,9 @@ class Experiment:
     eval: Eval
     models: dict[str, Model]
     variants: list[Variant]
+    co2: Co2 | None = None
+    report: Report = Report()
+    cleaning: Cleaning | None = None
 
     def path(self, p: str) -> Path:
         p = Path(p)
@@ -200,13 +237,53 @@ def parse_config(data: dict, base: Path, default_name: str) -> Experiment:
     name = data.get("name", default_name)
     if not isinstance(name, str) or not name:
         raise ValueError("config: name must be a non-empty string")
-    return Experiment(name=name, base=base, collection=section(Collection, data["collection"], "[collection]"),
+    search = section(Search, data.get("search", {}), "[search]")
+    _check_search(search, base)
+    check_method(ev.correction)
+    rep = section(Report, data.get("report", {}), "[report]")
+    if rep.metric is not None:
+        parse_metrics([rep.metric])
+    cleaning = section(Cleaning, data["cleaning"], "[cleaning]") if "cleaning" in data else None
+    if cleaning is not None:
+        _check_cleaning(cleaning)
+    co2 = section(Co2, data["co2"], "[co2]") if "co2" in data else None
+    if co2 is not None and (co2.tdp <= 0 or co2.intensity < 0 or co2.queries < 1):
+        raise ValueError("[co2]: tdp must be > 0 W, intensity >= 0 kg/kWh and queries >= 1")
+    return Experiment(co2=co2, report=rep, cleaning=cleaning, search=search,
+                      name=name, base=base, collection=section(Collection, data["collection"], "[collection]"),
                       topics=section(Topics, data["topics"], "[topics]"), qrels=section(Qrels, data["qrels"], "[qrels]"),
                       preprocess=options.from_mapping(_table(data.get("preprocess", {}), "[preprocess]"),
                                                       "[preprocess]", RunOptions),
                       index=section(Index, data.get("index", {}), "[index]"),
-                      search=section(Search, data.get("search", {}), "[search]"), eval=ev, models=models,
+                      eval=ev, models=models,
                       variants=variants)
+
+
+def _check_search(s: Search, base: Path) -> None:
+    if s.load < 0:
+        raise ValueError(f"[search] load must be a number of queries >= 0 (0: no query load), not {s.load}")
+    if s.repeats < 3:
+        raise ValueError(f"[search] repeats must be at least 3 (the report gives the median with min-max), "
+                         f"not {s.repeats}")
+    if s.load_k is not None and s.load_k < 1:
+        raise ValueError(f"[search] load_k must be >= 1, not {s.load_k}")
+    if s.load_file is not None:
+        p = Path(s.load_file) if Path(s.load_file).is_absolute() else base / s.load_file
+        if not p.is_file():
+            raise ValueError(f"[search] load_file {s.load_file!r}: no such query file ({p})")
+        if not s.load:
+            raise ValueError("[search] load_file needs load = N, the number of queries to run from it")
+
+
+def _check_cleaning(c: Cleaning) -> None:
+    from eval.cleaning.gold import FORMATS
+
+    for s in c.sets:
+        if s not in FORMATS:
+            raise ValueError(f"[cleaning] unknown set {s!r}{closest(s, list(FORMATS))}; choose from "
+                             f"{', '.join(FORMATS)}")
+    if c.limit is not None and c.limit < 1 or c.jobs < 1:
+        raise ValueError("[cleaning] limit and jobs must be >= 1")
 
 
 def _table(value, where: str) -> dict:

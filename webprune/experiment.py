@@ -2,14 +2,17 @@
 
 * **plan**: each variant's cleaning options and the key of its collection; variants
   with the same cleaning share one collection and one index.
-* **execute**: preprocess -> index -> search per variant. Finished stages are reused
+* **execute**: preprocess -> index -> search per variant, each stage measured (:mod:`eval.energy`),
+  then every variant's searches timed in turns (topics and ``[search] load``). Finished stages are reused
   on a re-run (``fresh`` redoes them); a collection's key hashes the cleaning
   options, the inputs, the model file and the cleaning code.
-* **report**: evaluation against the baseline, ``results.md`` and ``results.json``;
+* **report**: evaluation against the baseline (corrected across variants), ``results.md``,
+  ``results.json`` and the paper's tables and plots (:mod:`eval.paper`);
   with ``check`` each variant's expected values are compared with what was measured.
 
 Outputs go to OUTPUT/: ``collections/<key>/``, ``indexes/<key>/``, ``runs/<variant>.txt``,
-``results.md``, ``results.json``.
+``results.md``, ``results.json``, ``report.md``, ``report.html`` and ``plots/`` (:mod:`eval.paper`),
+``load-queries.tsv`` (the timed query load).
 """
 from __future__ import annotations
 
@@ -22,16 +25,22 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval import correction
+from eval.energy import Meter, Tasks, warm_worker
+from eval.paper import cleaning_eval, write_report
 from eval.report import evaluate, markdown_table, write_json
 from index.build import STATS_FILE, build_index
+from preprocess.executor import make_executor
 from preprocess.options import CleanOptions
 from preprocess.run import run_preprocess
 from preprocess.units import code_id
+from search.load import load_queries, summarise, timed_searches, write_queries
 from search.qld import run_search
 from search.topics import read_topics
 from webprune.config import Experiment, Variant
 
 log = logging.getLogger("webprune.experiment")
+ENERGY_FILE = "webprune-energy.json"
 
 
 # -- plan ---------------------------------------------------------------------------------------------------------
@@ -93,28 +102,83 @@ def plan(exp: Experiment, out: Path, inputs: list[str]) -> list[Step]:
 
 
 # -- execute ------------------------------------------------------------------------------------------------------
-def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: bool | None = None) -> dict:
+def _energy(path: Path, meter: Meter | None = None) -> dict | None:
+    """A stage's measured wall/CPU/codecarbon figures, kept beside its output so a reused stage keeps them."""
+    if meter is not None:
+        path.write_text(json.dumps(meter.result, indent=1) + "\n")
+        return meter.result
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _cc(exp: Experiment) -> tuple[bool, str]:
+    return (exp.co2 is not None and exp.co2.codecarbon, exp.co2.country if exp.co2 else "ESP")
+
+
+def query_load(exp: Experiment, steps: list[Step], out: Path) -> tuple[dict[str, str], dict]:
+    """The timed query load of ``[search] load``, written to OUTPUT/load-queries.tsv; and where it came from."""
+    if not exp.search.load:
+        return {}, {}
+    base = next(s for s in steps if s.variant.name == exp.baseline)
+    file = exp.path(exp.search.load_file) if exp.search.load_file else None
+    queries = load_queries(exp.search.load, file=file, collection=base.collection, seed=exp.search.load_seed)
+    write_queries(queries, out / "load-queries.tsv")
+    source = (f"query file {file}" if file else f"{len(queries):,} titles and headlines sampled with seed "
+              f"{exp.search.load_seed} from the collection of `{exp.baseline}`")
+    return queries, {"queries": len(queries), "source": source, "file": str(out / "load-queries.tsv"),
+                     "k": exp.search.load_k or exp.search.k, "repeats": exp.search.repeats}
+
+
+def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: bool | None = None,
+            out: Path | None = None) -> dict:
     topics = read_topics(exp.path(exp.topics.path), exp.topics.field, exp.topics.format)
     rows: dict = {}
+    if exp.preprocess.executor == "ray" and any(not (s.collection / "stats.json").exists() for s in steps):
+        # Ray's start-up is the session's, not the first variant's: start it before any stage is measured
+        ray = make_executor("ray", exp.preprocess.workers, exp.preprocess.address)
+        pids = {p for _, p in ray.map(warm_worker, range(2 * ray.workers)) if isinstance(p, int)}  # + imports
+        log.info("Ray started: %d worker process(es) warmed up", len(pids))
+        ray.close()
     for s in steps:
         row = rows[s.variant.name] = {"cleaning": s.opts.to_dict(), "collection": str(s.collection),
                                       "index": str(s.index)}
         if (s.collection / "stats.json").exists() and (s.collection / "options.json").exists():
             row["preprocess"] = json.loads((s.collection / "stats.json").read_text())
+            row["preprocess_energy"] = _energy(s.collection / ENERGY_FILE)
         else:
             log.info("[%s] preprocess %s", s.variant.name, ", ".join(inputs))
             shutil.rmtree(s.collection, ignore_errors=True)
-            row["preprocess"] = run_preprocess(inputs, str(s.collection), s.opts, exp.preprocess, progress=progress)
+            with Meter(*_cc(exp)) as m:
+                row["preprocess"] = run_preprocess(inputs, str(s.collection), s.opts, exp.preprocess,
+                                                   progress=progress)
             (s.collection / "options.json").write_text(json.dumps(s.opts.to_dict(), indent=1) + "\n")
+            row["preprocess_energy"] = _energy(s.collection / ENERGY_FILE, m)
         if (s.index / STATS_FILE).exists():
             row["index_stats"] = json.loads((s.index / STATS_FILE).read_text())
+            row["index_energy"] = _energy(s.index / ENERGY_FILE)
         else:
             log.info("[%s] index -> %s", s.variant.name, s.index)
             shutil.rmtree(s.index, ignore_errors=True)
-            row["index_stats"] = build_index(s.collection, s.index, threads=exp.index.threads)
+            with Meter(*_cc(exp)) as m:
+                row["index_stats"] = build_index(s.collection, s.index, threads=exp.index.threads)
+            row["index_energy"] = _energy(s.index / ENERGY_FILE, m)
+    queries, load_info = query_load(exp, steps, out) if out is not None else ({}, {})
+    jobs = {}
+    for s in steps:
         log.info("[%s] search mu=%s k=%s", s.variant.name, s.mu, s.k)
-        row["search"] = run_search(s.index, topics, s.run, mu=s.mu, k=s.k, threads=exp.search.threads,
-                                   tag=s.variant.name)
+        rows[s.variant.name]["search"] = run_search(s.index, topics, s.run, mu=s.mu, k=s.k,
+                                                    threads=exp.search.threads, tag=s.variant.name)
+        jobs[(s.variant.name, "search_timing")] = {"index": s.index, "queries": topics, "mu": s.mu, "k": s.k}
+        if queries:
+            jobs[(s.variant.name, "load")] = {"index": s.index, "queries": queries, "mu": s.mu, "k": load_info["k"]}
+    log.info("timing: %d round(s) of %d search batch(es): the topics%s of every variant", exp.search.repeats,
+             len(jobs), f" and {len(queries):,} load queries" if queries else "")
+    tasks = Tasks(*_cc(exp))
+    timed = timed_searches(jobs, threads=exp.search.threads, repeats=exp.search.repeats, measure=tasks.measure)
+    for (name, key), runs in timed.items():
+        rows[name][key] = summarise(runs) | {"k": jobs[(name, key)]["k"], "runs": runs,
+                                             "source": load_info.get("source") if key == "load" else "topics"}
+        if "codecarbon" in rows[name][key]:
+            rows[name][key]["codecarbon"] |= tasks.describe()
     return rows
 
 
@@ -149,8 +213,11 @@ def check(exp: Experiment, result: dict) -> list[dict]:
 
 def report(exp: Experiment, out: Path, steps: list[Step], rows: dict) -> dict:
     metrics = list(dict.fromkeys(exp.eval.metrics + [m for v in exp.variants for m in v.expect]))
+    if exp.report.metric:
+        metrics = list(dict.fromkeys(metrics + [exp.report.metric]))
     result = evaluate(exp.path(exp.qrels.path), {s.variant.name: s.run for s in steps}, baseline=exp.baseline,
                       metrics=metrics, alpha=exp.eval.alpha)
+    correction.apply(result, exp.eval.correction, exp.eval.ttest)
     extra = {
         "docs": {n: str(r["preprocess"]["written"]) for n, r in rows.items()},
         "text": {n: _size(r["preprocess"]["counters"].get("bytes_out", 0)) for n, r in rows.items()},
@@ -167,6 +234,9 @@ def report(exp: Experiment, out: Path, steps: list[Step], rows: dict) -> dict:
     summary = {"name": exp.name, "variants": rows, "evaluation": result, "table": table,
                "checks": check(exp, result)}
     (out / "results.md").write_text(f"# {exp.name}\n\n{table}\n")
+    if exp.cleaning is not None:
+        summary["cleaning"] = cleaning_eval(exp, steps, out)
+    summary["report"] = write_report(exp, out, summary)
     write_json(summary, out / "results.json")
     return summary
 
@@ -179,5 +249,5 @@ def run_experiment(exp: Experiment, output: str | Path | None = None, fresh: boo
     out.mkdir(parents=True, exist_ok=True)
     inputs = inputs_of(exp)
     steps = plan(exp, out, inputs)
-    rows = execute(exp, steps, inputs, progress)
+    rows = execute(exp, steps, inputs, progress, out)
     return report(exp, out, steps, rows)
