@@ -63,6 +63,17 @@ def test_a_length_that_runs_into_the_next_record_is_cut_at_its_gzip_member():
     assert got == ids(range(6)) and stats.counts["read.bad_length"] == 1 and not stats.group("failed")
 
 
+@pytest.mark.parametrize("big", [100_000, 2_500_000])  # skipped in one chunk, and across several
+def test_a_too_large_record_whose_length_runs_into_the_next_record_does_not_swallow_it(big):
+    """The fuzz benchmark's case: a page over --max-bytes with a Content-Length longer than its block."""
+    huge = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body><p>" + b"x" * big + b"</p></body></html>"
+    members = [gz(record(n, http=huge if n == 2 else None, length=len(huge) * 3 if n == 2 else None))
+               for n in range(6)]
+    got, stats = read(b"".join(members), max_bytes=1_000)
+    assert got == ids([0, 1, 3, 4, 5]) and stats.group("skipped") == {"too_large": 1}
+    assert stats.counts["records"] == 6 and "read.bad_length" in stats.counts
+
+
 def test_a_length_too_short_leaves_bytes_that_are_skipped_not_records_lost():
     members = [gz(record(n, length=500 if n == 2 else None)) for n in range(6)]
     got, stats = read(b"".join(members))

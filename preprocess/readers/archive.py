@@ -24,6 +24,7 @@ from preprocess.stats import Stats
 log = logging.getLogger("webprune.preprocess")
 ID_HEADERS = ("warc-trec-id", "clueweb22-id", "warc-record-id")
 MAX_HEADER_BYTES = 1 << 16
+SKIP_CHUNK = 1 << 20  # a skipped block is read in chunks this large (never kept whole)
 KEEP_TYPES = ("response",)  # records that can become documents
 
 
@@ -137,9 +138,11 @@ class Archive:
         if keep and length <= cap:
             block = self.s.read(length)
             got = len(block)
-        else:
+        elif self.arc:
             block = None
             got = self.s.skip(length)
+        else:
+            return None, self._skip_block(pos, start, length)
         # a length that swallows the next gzip member, which starts a record of its own, is wrong: cut it there
         if block is not None and not self.arc:
             for m in self.s.member_starts_in(start, start + got):
@@ -150,6 +153,29 @@ class Archive:
                               f"into the next record; cut at {got}")
                     return block, 0
         return block, length - got
+
+    def _skip_block(self, pos: int, start: int, length: int) -> int:
+        """Skip a block that is not kept, in chunks, stopping at a gzip member that starts a record of its own
+        (a wrong, too long Content-Length must not swallow the next records); returns the bytes missing."""
+        got = 0
+        while got < length:
+            chunk = self.s.read(min(SKIP_CHUNK, length - got))
+            if not chunk:
+                break
+            for m in self.s.member_starts_in(start + got - (1 if got else 0), start + got + len(chunk)):
+                off = m - start - got
+                if len(chunk) - off < 5:  # the member starts at the chunk's end: look at its first bytes
+                    chunk += self.s.read(5 - (len(chunk) - off))
+                if chunk[off:off + 5] == b"WARC/":
+                    self.s.unread(chunk[off:])
+                    self.note("read.bad_length", f"{self.uri} @ {self.where(pos)}: Content-Length {length} runs "
+                              f"into the next record; cut at {got + off}")
+                    return 0
+            if got + len(chunk) > length:  # looked past the block's end: give those bytes back
+                self.s.unread(chunk[length - got:])
+                chunk = chunk[:length - got]
+            got += len(chunk)
+        return max(length - got, 0)
 
     def _warc_record(self, pos: int, line: bytes) -> Document | None:
         if not (line.startswith(b"WARC/") and line.rstrip()[5:6].isdigit()):
