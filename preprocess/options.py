@@ -100,8 +100,8 @@ class CleanOptions:
             if self.prune_score == "contrastive":
                 raise ValueError("--prune-score contrastive needs a contrastive model (webprune lm train-crawl)")
             if thresholds != 1:
-                raise ValueError("with --prune-model give one of --max-perplexity N (or --prune-threshold N) or "
-                                 "--prune-percentile P")
+                raise ValueError("with --prune-model give one of --max-perplexity N or --prune-percentile P "
+                                 "(--prune-threshold N: the same as --max-perplexity for a plain model)")
         if self.prune_model:
             if self.prune_score == "adjusted" and self.prune_percentile is None:
                 raise ValueError("--prune-score adjusted has no perplexity scale: use --prune-percentile P")

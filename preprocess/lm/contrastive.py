@@ -64,8 +64,8 @@ def check_model(path) -> str:
             raise ValueError(f"{p}: contrastive model incomplete, {', '.join(missing)} missing; train it again")
         return "contrastive"
     if not p.is_file():
-        raise ValueError(f"{p}: no such model (a KenLM file from `webprune lm train`, or a directory from "
-                         "`webprune lm train-crawl`)")
+        raise ValueError(f"{p}: no such language model (a KenLM file from `webprune lm train`, or a directory "
+                         "from `webprune lm train-crawl`)")
     return "perplexity"
 
 
