@@ -107,16 +107,26 @@ def main() -> None:
     ap.add_argument("--models", type=Path, default=ROOT / "build" / "contrastive" / "models",
                     help="one contrastive model per set: MODELS/<set> (scripts/contrastive_sets.py)")
     ap.add_argument("--sets", default=",".join(FORMATS))
+    ap.add_argument("--fresh", action="store_true", help="collect the lines again (else build/contrastive/lines-*.npz)")
     a = ap.parse_args()
     sets = a.sets.split(",")
 
-    d = collect(sets)
+    cache = ROOT / "build" / "contrastive" / f"lines-{'-'.join(sets)}.npz"
+    if cache.exists() and not a.fresh:  # the lines and labels depend on the pages and the cleaners only
+        d = dict(np.load(cache, allow_pickle=True))
+    else:
+        d = collect(sets)
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(cache, **d)
     y, lsets, norm = d["boiler"], d["set"], d["norm"]
     print(f"scoring {len(y)} lines", file=sys.stderr)
     m2, m3 = open_model(a.bigram), open_model(a.trigram)
     lp2 = np.log10([m2.score_norm(s) for s in norm])
     lp3 = np.log10([m3.score_norm(s) for s in norm])
-    by = {x: np.array([open_model(a.models / x).score_norm(s) for s in norm]) for x in sets}  # model x, every line
+    by = {}
+    for x in sets:  # the model of set x on every line
+        score = open_model(a.models / x).score_norm
+        by[x] = np.array([score(s) for s in norm])
     same = np.select([lsets == s for s in sets], [by[s] for s in sets])
     others = [np.mean([by[x] for x in sets if x != s], axis=0) if len(sets) > 1 else by[s] for s in sets]
     other = np.select([lsets == s for s in sets], others)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -43,7 +44,7 @@ def resolve_tools(tools_arg: str | None, cleaners: list[str], peers: list[str]) 
     if not tools_arg:
         return every
     chosen = []
-    for name in (t.strip() for t in tools_arg.split(",")):
+    for name in (t.strip() for t in re.split(r",(?![^()]*\))", tools_arg)):  # not a comma inside prune(...)
         if not name:
             continue
         if name == "webprune":
