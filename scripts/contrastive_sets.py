@@ -22,6 +22,7 @@ import json
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 from eval.cleaning.gold import FORMATS, page_url
@@ -30,8 +31,15 @@ from webprune.benchdata import ROOT, shared_data
 from webprune.warcpack import pack_pages
 
 
-def set_records(name: str, copy: int = 0):
+def fold_of(doc_id: str, folds: int) -> int:
+    return zlib.crc32(doc_id.encode()) % folds
+
+
+def set_records(name: str, copy: int = 0, leave_out: tuple[int, int] | None = None):
+    """(id, url, bytes) of a set's pages; ``leave_out=(k, K)`` leaves out the pages of fold k of K."""
     for f in sorted(shared_data("cleaning", name, "input").glob("*.html")):
+        if leave_out and fold_of(f"{name}/{f.stem}", leave_out[1]) == leave_out[0]:
+            continue
         raw = f.read_bytes()
         url = page_url(raw) or f"http://{name}.invalid/{f.stem}"
         if copy:
@@ -40,9 +48,9 @@ def set_records(name: str, copy: int = 0):
         yield f"{name}/{f.stem}" + (f"#{copy}" if copy else ""), url, strip_wrapper(raw)
 
 
-def pack_set(name: str, out: Path) -> Path:
+def pack_set(name: str, out: Path, leave_out: tuple[int, int] | None = None) -> Path:
     if not out.exists():
-        n = pack_pages(set_records(name), out)
+        n = pack_pages(set_records(name, leave_out=leave_out), out)
         print(f"packed {n} pages of {name} -> {out}", file=sys.stderr)
     return out
 
@@ -69,6 +77,9 @@ def main() -> None:
     ap.add_argument("--tag", default="", help="models go to OUT/models-TAG/<set>")
     ap.add_argument("--copies", type=int, default=0, help="also pack all sets K times into OUT/warc/all-xK.warc.gz")
     ap.add_argument("--force", action="store_true")
+    ap.add_argument("--folds", type=int, default=0,
+                    help="also train K models per set, OUT/models-folds/<set>-k on the pages outside fold k (crc32 of "
+                         "the page id): scores for pages the model never saw")
     a = ap.parse_args(argv)
     models = a.out / (f"models-{a.tag}" if a.tag else "models")
     print("| set | pages | content lines / tokens | boilerplate lines / tokens | kept but repeated | seconds |")
@@ -79,6 +90,9 @@ def main() -> None:
         print(f"| {name} | {card['sample']['documents']} | {card['content']['lines']:,} / "
               f"{card['content']['tokens']:,} | {card['boilerplate']['lines']:,} / {card['boilerplate']['tokens']:,} "
               f"| {card['label_counts'].get('kept_but_repeated', 0):,} | {card['training']['wall_s']} |", flush=True)
+        for k in range(a.folds):
+            fwarc = pack_set(name, a.out / "warc" / f"{name}-without-{k}of{a.folds}.warc.gz", (k, a.folds))
+            train([fwarc], a.out / "models-folds" / f"{name}-{k}of{a.folds}", extra, a.force)
     if a.copies:
         out = a.out / "warc" / f"all-x{a.copies}.warc.gz"
         if not out.exists():

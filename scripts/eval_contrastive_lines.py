@@ -107,6 +107,9 @@ def main() -> None:
     ap.add_argument("--models", type=Path, default=ROOT / "build" / "contrastive" / "models",
                     help="one contrastive model per set: MODELS/<set> (scripts/contrastive_sets.py)")
     ap.add_argument("--sets", default=",".join(FORMATS))
+    ap.add_argument("--crossfit", type=int, default=0,
+                    help="K: also score each page with its set's model trained without the page's fold "
+                         "(scripts/contrastive_sets.py --folds K)")
     ap.add_argument("--fresh", action="store_true", help="collect the lines again (else build/contrastive/lines-*.npz)")
     a = ap.parse_args()
     sets = a.sets.split(",")
@@ -128,6 +131,18 @@ def main() -> None:
         score = open_model(a.models / x).score_norm
         by[x] = np.array([score(s) for s in norm])
     same = np.select([lsets == s for s in sets], [by[s] for s in sets])
+    unseen = None
+    if a.crossfit:  # each page scored by the model of its set trained without the page's fold
+        import zlib
+
+        gp = gold_pages(shared_data(), sets)  # d["page"] indexes this list
+        folds = np.array([zlib.crc32(f"{gp[p].set}/{gp[p].name}".encode()) % a.crossfit for p in d["page"]])
+        unseen = np.zeros(len(y))
+        for s in sets:
+            for k in range(a.crossfit):
+                m = (lsets == s) & (folds == k)
+                score = open_model(a.models.parent / "models-folds" / f"{s}-{k}of{a.crossfit}").score_norm
+                unseen[m] = [score(t) for t in norm[m]]
     others = [np.mean([by[x] for x in sets if x != s], axis=0) if len(sets) > 1 else by[s] for s in sets]
     other = np.select([lsets == s for s in sets], others)
 
@@ -144,6 +159,8 @@ def main() -> None:
             ("line length alone (fewer tokens = boilerplate)", -lnt), ("link density alone", d["link"]),
             ("**contrastive, same crawl** (H_c - H_b)", same),
             ("contrastive, other crawl (mean of the other sets' models)", other),
+            *([(f"contrastive, same crawl, pages the model never saw ({a.crossfit}-fold)", unseen)]
+              if a.crossfit else []),
             (f"contrastive + log tokens {clen_coef}", clen),
             (f"contrastive + log tokens + link density {clink_coef}", clink)]
 
