@@ -180,3 +180,23 @@ def test_bad_arguments_are_one_line_errors(model, crawl, tmp_path, capsys, argv,
     fill = {"parent": str(model[0].parent), "crawl": str(crawl), "card": str(model[0] / CARD), "tmp": str(tmp_path),
             "model": str(model[0])}
     one_line_error(capsys, [a.format(**fill) for a in argv], fragment)
+
+
+def test_a_unit_whose_lines_are_spooled_is_not_cleaned_again(crawl, tmp_path, monkeypatch):
+    import preprocess.lm.crawl as crawl_mod
+    from preprocess.sources import discover
+    from preprocess.units import Job, plan
+
+    labels = LabelOptions()
+    job = Job(labels.clean_options(), str(tmp_path))
+    unit = plan(discover([str(crawl)]), job)[0]
+    state = {"labels": labels.__dict__, "quota": 5}
+    first = crawl_mod.CrawlLines(job.opts).map(0, unit, job, state)
+    assert first["pages"] == 5 and first["records"] == 5 and len(first["digests"]) > 50
+
+    def no_cleaning(_labels):
+        raise AssertionError("cleaned again")
+
+    monkeypatch.setattr(crawl_mod, "label_pipeline", no_cleaning)
+    again = crawl_mod.CrawlLines(job.opts).map(0, unit, job, state)
+    assert (again["digests"] == first["digests"]).all() and again["words"] == first["words"]
