@@ -55,8 +55,8 @@ class PruneThreshold(LearningPass):
     def reduce(self, rnd: int, partials: list, state: dict) -> dict:
         scores = np.concatenate([p["scores"] for p in partials]) if partials else np.zeros(0)
         if not len(scores):
-            raise ValueError("no sentences in the calibration sample: use --max-perplexity/--prune-threshold instead of "
-                             "--prune-percentile, or a larger --prune-sample-docs")
+            raise ValueError("no sentences in the calibration sample: use --max-perplexity/--prune-threshold "
+                             "instead of --prune-percentile, or a larger --prune-sample-docs")
         threshold = float(np.percentile(scores, 100 - self.opts.prune_percentile))
         return {"threshold": threshold, "info": {
             "percentile": self.opts.prune_percentile, "score": self.opts.prune_score,

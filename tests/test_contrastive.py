@@ -7,8 +7,15 @@ import sys
 import pytest
 
 from preprocess.document import Document
-from preprocess.lm.contrastive import CARD, DEFAULT_THRESHOLD, OOV, ContrastiveScorer, is_contrastive, \
-    normalize_many, open_model
+from preprocess.lm.contrastive import (
+    CARD,
+    DEFAULT_THRESHOLD,
+    OOV,
+    ContrastiveScorer,
+    is_contrastive,
+    normalize_many,
+    open_model,
+)
 from preprocess.lm.crawl import train_crawl
 from preprocess.lm.labels import LabelOptions, kept_flags, label_pipeline, labelled
 from preprocess.lm.normalize import normalize

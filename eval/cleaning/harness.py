@@ -53,7 +53,8 @@ def tool_options(tool: str, settings: dict, set_name: str | None = None):
 
 def per_set(tool: str, settings: dict) -> bool:
     """Whether the tool loads one model per set (``{set}`` in its model path)."""
-    return is_webprune(tool) and "+prune" in tool and ("{set}" in (settings.get("prune_model") or "") or "{set}" in tool)
+    model = settings.get("prune_model") or ""
+    return is_webprune(tool) and "+prune" in tool and ("{set}" in model or "{set}" in tool)
 
 
 def is_webprune(tool: str) -> bool:
@@ -172,7 +173,8 @@ def host_groups(pages: list) -> list[list[int]]:
 
 
 def run_tool(tool: str, pages: list, jobs: int, timeout: int, keep_wrapper: bool, settings: dict):
-    grouped = is_webprune(tool) and cleaner(tool_options(tool, settings, pages[0].set if pages else None).cleaner).host_grouped
+    first_set = pages[0].set if pages else None
+    grouped = is_webprune(tool) and cleaner(tool_options(tool, settings, first_set).cleaner).host_grouped
     groups = host_groups(pages) if grouped else [[i] for i in range(len(pages))]
     tasks = [(g, [str(pages[i].input) for i in g], pages[g[0]].set) for g in groups]  # a group is in one set
     ctx = mp.get_context("spawn")

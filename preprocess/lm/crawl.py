@@ -33,8 +33,19 @@ from pathlib import Path
 import numpy as np
 
 from preprocess.learning import LearningPass
-from preprocess.lm.contrastive import (BOILER, CARD, CONTENT, DEFAULT_THRESHOLD, OOV, VOCAB, has_word,
-                                       map_oov, normalize_many, train_side, write_card)
+from preprocess.lm.contrastive import (
+    BOILER,
+    CARD,
+    CONTENT,
+    DEFAULT_THRESHOLD,
+    OOV,
+    VOCAB,
+    has_word,
+    map_oov,
+    normalize_many,
+    train_side,
+    write_card,
+)
 from preprocess.lm.labels import LabelOptions, label_pipeline, labelled
 from preprocess.output import OutputDir
 from preprocess.stats import Stats
@@ -190,7 +201,7 @@ def train_crawl(inputs: list[str], output: str, order: int = 3, labels: LabelOpt
     state = CrawlLines(opts).reduce(0, [partials[i] for i in sorted(partials)], state)
     if not state["pages"]:
         raise ValueError("no pages to learn from: the input held no HTML page (or WET text) with text")
-    t_read, c_read = time.perf_counter() - t0, time.process_time() - c0
+    t_read = time.perf_counter() - t0
     tmp = target / "work"
     counts = write_corpora(out, state, tmp / "content.txt", tmp / "boilerplate.txt")
     if not counts.get("content") or not counts.get("boilerplate"):
