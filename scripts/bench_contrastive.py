@@ -1,13 +1,15 @@
 #!/usr/bin/env python
 """Cost of the contrastive score: training on 10,000 pages, and sentences scored per second per core.
 
-Training: the input pages of every shared cleaning set, packed 4 times into
-``OUT/warc/all-x4.warc.gz`` (copy k on hosts ``ck.<host>``: each copy is a site of
-its own, so the repetition rule sees what it sees on one copy; ``scripts/contrastive_sets.py``),
+Training: the input pages of every shared cleaning set, packed 4 times into 4 files
+``OUT/warc/all-copy<k>.warc.gz`` (copy k on hosts ``ck.<host>``: each copy is a site of
+its own, so the repetition rule sees what it sees on one copy; ``scripts/contrastive_sets.py``;
+one file is one work unit),
 and ``webprune lm train-crawl --sample-docs 10000`` on it in a child process under
 ``nice`` (``--workers`` Ray workers, or ``--local``). Reported: wall time, CPU time of
-the child and its children (Ray workers, lmplz, build_binary; ``RUSAGE_CHILDREN``)
-and the card's split.
+the child and the children it waited for (lmplz, build_binary; ``RUSAGE_CHILDREN``, which
+misses Ray workers), and the card's split, whose ``units_cpu_s`` is the CPU time the
+units took to read, clean and label their records wherever they ran.
 
 Scoring: the sentences of the pages as ``tags --drop-hinted --max-link-density 0.5``
 cleans them, scored in this process, CPU time (``time.process_time``), median of 3
@@ -36,7 +38,8 @@ def bench_training(out: Path, pages: int, extra: list[str]) -> dict:
                    check=True, stdout=subprocess.DEVNULL)
     model = out / "models-bench" / f"all-{pages}"
     cmd = ["nice", "-n", "10", sys.executable, "-m", "webprune.cli", "lm", "train-crawl",
-           str(out / "warc" / "all-x4.warc.gz"), "-o", str(model), "--sample-docs", str(pages), *extra]
+           *[str(out / "warc" / f"all-copy{k}.warc.gz") for k in range(4)], "-o", str(model), "--sample-docs",
+           str(pages), *extra]
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True)
@@ -102,6 +105,7 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=10_000, help="training sample (--sample-docs)")
     ap.add_argument("--score-pages", type=int, default=3000)
     ap.add_argument("--skip-training", action="store_true")
+    ap.add_argument("--skip-scoring", action="store_true")
     ap.add_argument("--local", action="store_true", help="train-crawl --local (one process)")
     ap.add_argument("--workers", type=int, default=None, help="train-crawl --workers N")
     a = ap.parse_args()
@@ -109,8 +113,11 @@ def main() -> None:
         extra = ["--local"] if a.local else (["--workers", str(a.workers)] if a.workers else [])
         t = bench_training(a.out, a.pages, extra)
         print(f"\ntrain-crawl {' '.join(extra)} on {t['pages']:,} pages: wall {t['wall_s']} s, CPU {t['cpu_s']} s "
+              f"(process + lmplz, not Ray workers) "
               f"(card: {t['training']}); content {t['content']}, boilerplate {t['boilerplate']}, "
               f"vocabulary {t['vocabulary']:,} words")
+    if a.skip_scoring:
+        return
     print("\n| scoring (CPU time, 1 core) | sentences/s |\n|---|---:|")
     for label, rate in bench_scoring(a.plain, a.model, a.score_pages):
         print(f"| {label} | {rate:,.0f} |" if rate else f"| {label} | |")

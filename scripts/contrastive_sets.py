@@ -8,8 +8,8 @@ else ``http://<set>.invalid/<name>``, so URL-less pages of a set form one host),
 ``webprune lm train-crawl OUT/warc/<set>.warc.gz -o OUT/models/<set> --sample-docs 0``
 runs on it through the CLI (under ``nice``). Gold files are never read.
 
-``--copies K`` also packs every set K times into ``OUT/warc/all-xK.warc.gz`` (copy k
-on hosts ``cK.<host>``: a copy is a new site) for the training-cost benchmark.
+``--copies K`` also packs every set K times into ``OUT/warc/all-copy<k>.warc.gz`` (copy
+k on hosts ``ck.<host>``: a copy is a new site) for the training-cost benchmark.
 Existing WARCs and models are reused unless ``--force``; extra ``train-crawl``
 options go after ``--`` (``--tag NAME`` writes the models to ``OUT/models-NAME/``).
 
@@ -93,12 +93,13 @@ def main() -> None:
         for k in range(a.folds):
             fwarc = pack_set(name, a.out / "warc" / f"{name}-without-{k}of{a.folds}.warc.gz", (k, a.folds))
             train([fwarc], a.out / "models-folds" / f"{name}-{k}of{a.folds}", extra, a.force)
-    if a.copies:
-        out = a.out / "warc" / f"all-x{a.copies}.warc.gz"
-        if not out.exists():
-            n = pack_pages((r for k in range(a.copies) for s in a.sets.split(",") for r in set_records(s, k)), out)
-            print(f"packed {n} pages -> {out}", file=sys.stderr)
-        print(out)
+    if a.copies:  # one file per copy: train-crawl makes one work unit per file
+        for k in range(a.copies):
+            out = a.out / "warc" / f"all-copy{k}.warc.gz"
+            if not out.exists():
+                n = pack_pages((r for s in a.sets.split(",") for r in set_records(s, k)), out)
+                print(f"packed {n} pages -> {out}", file=sys.stderr)
+            print(out)
 
 
 if __name__ == "__main__":

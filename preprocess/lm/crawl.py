@@ -87,6 +87,7 @@ class CrawlLines(LearningPass):
         if meta is not None and out.exists("work", name):  # done by an earlier attempt or run: not cleaned again
             rows = read_rows(out, name)
         else:
+            c0 = time.process_time()
             labels = LabelOptions(**state["labels"])
             pipe, stats, rows, n = label_pipeline(labels), Stats(), [], 0
             batch = []
@@ -101,7 +102,8 @@ class CrawlLines(LearningPass):
             rows += self._rows(pipe, batch, stats)
             data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
             out.write_bytes(gzip.compress(data, mtime=0), "work", name)
-            meta = {"records": stats.counts["records"], "pages": len(rows), "skipped": stats.to_dict()["skipped"]}
+            meta = {"records": stats.counts["records"], "pages": len(rows), "skipped": stats.to_dict()["skipped"],
+                    "cpu_s": round(time.process_time() - c0, 3)}
             out.write_json(meta, "work", name + ".json")
         return {"file": name, **meta, **summarise(rows)}
 
@@ -128,6 +130,7 @@ class CrawlLines(LearningPass):
                         "templates": set(values[counts >= rep].tolist()) if rep else set(),
                         "vocab": {w for w, c in freq.items() if c >= state["labels"]["min_word_count"]},
                         "records": sum(p["records"] for p in partials), "pages": sum(p["pages"] for p in partials),
+                        "units_cpu_s": round(sum(p.get("cpu_s", 0.0) for p in partials), 2),
                         "hosts_digests": int(len(values)), "skipped": dict(skipped)}
 
 
@@ -220,7 +223,8 @@ def train_crawl(inputs: list[str], output: str, order: int = 3, labels: LabelOpt
                        "sample_docs_limit": sample_docs or None},
             "vocabulary": {"file": VOCAB, "words": len(state["vocab"]), "oov_token": OOV}, **sides,
             "training": {"wall_s": round(time.perf_counter() - t0, 2), "workers": ex.workers,
-                         "read_and_label_wall_s": round(t_read, 2), "driver_cpu_s": round(time.process_time() - c0, 2),
+                         "read_and_label_wall_s": round(t_read, 2), "units_cpu_s": state["units_cpu_s"],
+                         "driver_cpu_s": round(time.process_time() - c0, 2),
                          "lmplz_wall_s": round(t_lm, 2)},
             "inputs": [s.uri for s in sources], "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     write_card(target, card)
