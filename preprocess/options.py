@@ -54,7 +54,8 @@ class CleanOptions:
                                      metavar="MODEL")
     prune_score: str = option("perplexity", "the model's own score (perplexity; contrastive for a contrastive "
                                             "model); adjusted: perplexity + sentence length + the line's link "
-                                            "density (use --prune-percentile)", choices=PRUNE_SCORES)
+                                            "density (use --prune-percentile), or for a contrastive model its score "
+                                            "+ sentence length", choices=PRUNE_SCORES)
     max_perplexity: float | None = option(None, "drop sentences above this perplexity", metavar="N")
     prune_threshold: float | None = option(None, "drop sentences scoring above this on the model's scale (bits "
                                                   "per token for a contrastive model, perplexity for a plain one)",
@@ -83,9 +84,6 @@ class CleanOptions:
             raise ValueError("--max-bytes, --max-nodes and --max-depth must be positive")
         thresholds = sum(x is not None for x in (self.max_perplexity, self.prune_threshold, self.prune_percentile))
         if self.prune_model and self.contrastive:
-            if self.prune_score not in ("perplexity", "contrastive"):
-                raise ValueError(f"a contrastive model scores with its own score: --prune-score contrastive, not "
-                                 f"{self.prune_score!r}")
             if self.max_perplexity is not None:
                 raise ValueError("a contrastive model has no perplexity: use --prune-threshold X (bits per token) "
                                  "or --prune-percentile P")
@@ -103,7 +101,7 @@ class CleanOptions:
                 raise ValueError("with --prune-model give one of --max-perplexity N or --prune-percentile P "
                                  "(--prune-threshold N: the same as --max-perplexity for a plain model)")
         if self.prune_model:
-            if self.prune_score == "adjusted" and self.prune_percentile is None:
+            if self.prune_score == "adjusted" and self.prune_percentile is None and not self.contrastive:
                 raise ValueError("--prune-score adjusted has no perplexity scale: use --prune-percentile P")
             if self.prune_percentile is not None and not 0 < self.prune_percentile < 100:
                 raise ValueError("--prune-percentile must be between 0 and 100 (the share of sentences to drop)")
@@ -123,7 +121,8 @@ class CleanOptions:
     @property
     def line_features(self) -> bool:
         """Whether tag removal measures each line's link density (the filters after it need it)."""
-        return self.max_link_density is not None or (bool(self.prune_model) and self.prune_score == "adjusted")
+        return self.max_link_density is not None or (bool(self.prune_model) and self.prune_score == "adjusted"
+                                                      and not self.contrastive)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

@@ -27,6 +27,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cleaning", default="tags+hints+links")
     ap.add_argument("--thresholds", default="1,3")
+    ap.add_argument("--adjusted", default="", help="also these thresholds with --prune-score adjusted (+ length)")
     ap.add_argument("--folds", type=int, default=2)
     ap.add_argument("--models", default=str(ROOT / "build" / "contrastive" / "models-folds"))
     ap.add_argument("--sets", default=",".join(FORMATS))
@@ -36,6 +37,9 @@ def main() -> None:
     for x in a.thresholds.split(","):
         specs[f"+ contrastive, {x} bits"] = (lambda s, k, x=x: f"{a.cleaning}+prune(contrastive,x={x},"
                                              f"model={a.models}/{s}-{k}of{a.folds})")
+    for x in filter(None, a.adjusted.split(",")):
+        specs[f"+ contrastive + length (adjusted), {x} bits"] = (
+            lambda s, k, x=x: f"{a.cleaning}+prune(adjusted,x={x},model={a.models}/{s}-{k}of{a.folds})")
     pipes: dict = {}
     f1 = {name: {s: [] for s in sets} for name in specs}
     for page in gold_pages(shared_data(), sets):

@@ -145,8 +145,14 @@ def test_pruner_default_threshold_by_value_and_errors(model):
     assert out[0]["contents"].count("\n") == 4
     with pytest.raises(ValueError, match="no perplexity"):
         CleanOptions(prune_model=path, max_perplexity=8000).check()
-    with pytest.raises(ValueError, match="own score"):
-        CleanOptions(prune_model=path, prune_score="adjusted", prune_percentile=20).check()
+    from preprocess.filters.contrastive import ContrastivePrune
+
+    plain, adjusted = ContrastivePrune(path), ContrastivePrune(path, score="adjusted")  # adjusted: + line length
+    short, long = plain.decision_score(MENU[1]), adjusted.decision_score(MENU[1])
+    assert short[0] == long[0] and long[1] > short[1]  # a 2-token line looks more like boilerplate
+    prose = adjusted.decision_score(PROSE[0])
+    assert prose[1] < prose[0]  # 16 tokens: less
+    assert not CleanOptions(prune_model=path, prune_score="adjusted").check().line_features
     with pytest.raises(ValueError, match="at most one"):
         CleanOptions(prune_model=path, prune_threshold=1.0, prune_percentile=20).check()
     with pytest.raises(ValueError, match="without contrastive.json"):

@@ -10,6 +10,11 @@ Threshold: ``--prune-threshold X`` (bits per token), ``--prune-percentile P`` (t
 worst P% of a calibration sample, :mod:`preprocess.calibrate`), or neither: the
 model card's ``default_threshold`` (3 bits, see the README's "Contrastive pruning").
 
+``--prune-score adjusted`` adds line length: ``score - LENGTH_WEIGHT * (log10(tokens + 1) - 1)``,
+so a sentence of about 10 tokens keeps its score, shorter ones look more like
+boilerplate and longer ones less. The weight is the ratio of the two coefficients
+of a logistic fit on 30% of the shared cleaning pages (``scripts/eval_contrastive_lines.py``).
+
 Stats: the same counters as perplexity pruning (``prune.sentences``,
 ``sentences_kept``, ``sentences_dropped``, ``sentences_without_words``, bytes,
 ``segment_score_s``, ``model_loads``) and a histogram of scores in quarter-bit bins,
@@ -27,15 +32,17 @@ from preprocess.segment import sentences_of_lines
 from preprocess.steps.base import BuildContext, Step
 
 CHIST_PREFIX = "prune.chist."
+LENGTH_WEIGHT = 2.2  # bits per decade of tokens: 0.774 / 0.35 in scripts/eval_contrastive_lines.py
 
 
 class ContrastivePrune(Step):
     name = "prune"
 
-    def __init__(self, model: str, threshold: float | None = None):
+    def __init__(self, model: str, threshold: float | None = None, score: str = "contrastive"):
         super().__init__()
         self.scorer = ContrastiveScorer(model)
         self.threshold = self.scorer.default_threshold if threshold is None else float(threshold)
+        self.length_weight = LENGTH_WEIGHT if score == "adjusted" else 0.0
         self._loads = 1
 
     @classmethod
@@ -48,17 +55,22 @@ class ContrastivePrune(Step):
                 raise ValueError("percentile pruning needs its threshold: the prune_threshold learning pass "
                                  "(preprocess.calibrate) runs first")
             threshold = calibrated["threshold"]
-        return cls(opts.prune_model, threshold)
+        return cls(opts.prune_model, threshold, opts.prune_score)
 
     def score_sentences(self, sentences: list[str]) -> list[float | None]:
-        """The score of each sentence (None: no word at all), normalised in one pass."""
-        score = self.scorer.score_norm
-        return [score(n) if has_word(n) else None for n in normalize_many(sentences)]
+        """The decision score of each sentence (None: no word at all), normalised in one pass."""
+        score, w = self.scorer.score_norm, self.length_weight
+        if not w:
+            return [score(n) if has_word(n) else None for n in normalize_many(sentences)]
+        return [score(n) - w * (math.log10(n.count(" ") + 2) - 1) if has_word(n) else None
+                for n in normalize_many(sentences)]
 
     def decision_score(self, sentence: str, link_density: float = 0.0) -> tuple[float, float] | None:
         """(contrastive score, the score compared with the threshold), or None; as PerplexityPrune's."""
         s = self.score_sentences([sentence])[0]
-        return None if s is None else (s, s)
+        if s is None:
+            return None
+        return self.scorer.score(sentence), s
 
     def process(self, doc: Document) -> Document | None:
         if self._loads:

@@ -57,7 +57,7 @@ def scoring_pruner(opts) -> Step:
     if opts.contrastive:
         from preprocess.filters.contrastive import ContrastivePrune
 
-        return ContrastivePrune(opts.prune_model, float("inf"))
+        return ContrastivePrune(opts.prune_model, float("inf"), opts.prune_score)
     return PerplexityPrune(opts.prune_model, float("inf"), opts.prune_score)
 
 
