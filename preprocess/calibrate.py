@@ -38,10 +38,10 @@ class PruneThreshold(LearningPass):
         return {"quota": math.ceil(self.opts.prune_sample_docs / max(len(chosen), 1))}
 
     def map_docs(self, rnd: int, docs, learned: Learned, state: dict) -> dict:
-        from preprocess.filters.prune import PerplexityPrune
+        from preprocess.filters.prune import scoring_pruner
 
         pipe = Pipeline(self.opts, learned, stop_before="prune")
-        pruner = PerplexityPrune(self.opts.prune_model, float("inf"), self.opts.prune_score)
+        pruner = scoring_pruner(self.opts)
         scores, cleaned = [], 0
         for doc in itertools.islice(docs, state["quota"]):
             for d in pipe.run([doc], Stats()):
@@ -55,8 +55,8 @@ class PruneThreshold(LearningPass):
     def reduce(self, rnd: int, partials: list, state: dict) -> dict:
         scores = np.concatenate([p["scores"] for p in partials]) if partials else np.zeros(0)
         if not len(scores):
-            raise ValueError("no sentences in the calibration sample: use --max-perplexity instead of "
-                             "--prune-percentile, or a larger --prune-sample-docs")
+            raise ValueError("no sentences in the calibration sample: use --max-perplexity/--prune-threshold "
+                             "instead of --prune-percentile, or a larger --prune-sample-docs")
         threshold = float(np.percentile(scores, 100 - self.opts.prune_percentile))
         return {"threshold": threshold, "info": {
             "percentile": self.opts.prune_percentile, "score": self.opts.prune_score,

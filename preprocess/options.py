@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 DEFAULT_MAX_BYTES = 16 << 20
 DEFAULT_LINK_DENSITY = 0.5
-PRUNE_SCORES = ("perplexity", "adjusted")
+PRUNE_SCORES = ("perplexity", "adjusted", "contrastive")
 
 
 def option(default, help: str, *, choices=None, metavar: str | None = None):
@@ -48,11 +48,18 @@ class CleanOptions:
     kitten: bool | None = option(None, "Kitten normalisation: tables linearised, link lists removed, lists "
                                        "flattened, block-final punctuation (default: on for the DOM cleaners, "
                                        "off for tags)")
-    prune_model: str | None = option(None, "KenLM model (webprune lm train): prune sentences by perplexity",
+    prune_model: str | None = option(None, "KenLM model file (webprune lm train): prune sentences by perplexity; "
+                                           "or a contrastive model directory (webprune lm train-crawl): prune by "
+                                           "H_content - H_boilerplate, 3 bits per token unless a threshold is given",
                                      metavar="MODEL")
-    prune_score: str = option("perplexity", "adjusted: perplexity + sentence length + the line's link density "
-                                            "(use --prune-percentile)", choices=PRUNE_SCORES)
+    prune_score: str = option("perplexity", "the model's own score (perplexity; contrastive for a contrastive "
+                                            "model); adjusted: perplexity + sentence length + the line's link "
+                                            "density (use --prune-percentile), or for a contrastive model its score "
+                                            "+ sentence length", choices=PRUNE_SCORES)
     max_perplexity: float | None = option(None, "drop sentences above this perplexity", metavar="N")
+    prune_threshold: float | None = option(None, "drop sentences scoring above this on the model's scale (bits "
+                                                  "per token for a contrastive model, perplexity for a plain one)",
+                                           metavar="X")
     prune_percentile: float | None = option(None, "drop the worst P%% of sentences (threshold calibrated on a "
                                                    "sample, recorded in stats.json)", metavar="P")
     prune_sample_docs: int = option(1000, "documents in the calibration sample", metavar="N")
@@ -75,23 +82,47 @@ class CleanOptions:
             raise ValueError("--max-link-density is a share of a block's characters: give a value in [0, 1], e.g. 0.5")
         if self.max_bytes <= 0 or self.max_nodes <= 0 or self.max_depth <= 0:
             raise ValueError("--max-bytes, --max-nodes and --max-depth must be positive")
+        thresholds = sum(x is not None for x in (self.max_perplexity, self.prune_threshold, self.prune_percentile))
+        if self.prune_model and self.contrastive:
+            if self.max_perplexity is not None:
+                raise ValueError("a contrastive model has no perplexity: use --prune-threshold X (bits per token) "
+                                 "or --prune-percentile P")
+            if thresholds > 1:
+                raise ValueError("give at most one of --prune-threshold X or --prune-percentile P")
+        elif self.prune_model:
+            from pathlib import Path
+
+            if Path(self.prune_model).is_dir():
+                raise ValueError(f"{self.prune_model} is a folder without contrastive.json: not a model (train one "
+                                 "with `webprune lm train-crawl`, or give a KenLM model file)")
+            if self.prune_score == "contrastive":
+                raise ValueError("--prune-score contrastive needs a contrastive model (webprune lm train-crawl)")
+            if thresholds != 1:
+                raise ValueError("with --prune-model give one of --max-perplexity N or --prune-percentile P "
+                                 "(--prune-threshold N: the same as --max-perplexity for a plain model)")
         if self.prune_model:
-            if (self.max_perplexity is None) == (self.prune_percentile is None):
-                raise ValueError("with --prune-model give one of --max-perplexity N or --prune-percentile P")
-            if self.prune_score == "adjusted" and self.prune_percentile is None:
+            if self.prune_score == "adjusted" and self.prune_percentile is None and not self.contrastive:
                 raise ValueError("--prune-score adjusted has no perplexity scale: use --prune-percentile P")
             if self.prune_percentile is not None and not 0 < self.prune_percentile < 100:
                 raise ValueError("--prune-percentile must be between 0 and 100 (the share of sentences to drop)")
             if self.prune_sample_docs < 1:
                 raise ValueError("--prune-sample-docs must be at least 1")
-        elif self.max_perplexity is not None or self.prune_percentile is not None:
-            raise ValueError("--max-perplexity/--prune-percentile need --prune-model MODEL")
+        elif thresholds:
+            raise ValueError("--max-perplexity/--prune-threshold/--prune-percentile need --prune-model MODEL")
         return self
+
+    @property
+    def contrastive(self) -> bool:
+        """Whether ``prune_model`` is a contrastive model (a directory with a card)."""
+        from preprocess.lm.contrastive import is_contrastive
+
+        return is_contrastive(self.prune_model)
 
     @property
     def line_features(self) -> bool:
         """Whether tag removal measures each line's link density (the filters after it need it)."""
-        return self.max_link_density is not None or (bool(self.prune_model) and self.prune_score == "adjusted")
+        return self.max_link_density is not None or (bool(self.prune_model) and self.prune_score == "adjusted"
+                                                      and not self.contrastive)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

@@ -3,6 +3,9 @@
 Order: Decode -> Parse -> [tree filters before the cleaner: hints] -> [tree cleaner] ->
 [tree filters after it: Kitten] -> TagRemoval -> [lines cleaner: sitediff] ->
 [lines filters: links, Kitten punctuation, pruning].
+
+Text-only documents (WET ``conversion`` records, :mod:`preprocess.steps.text`) take
+their own short chain: TextInput -> [pruning].
 """
 from __future__ import annotations
 
@@ -53,6 +56,22 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
             step_class(what).build(ctx) if isinstance(what, str) else what.build(ctx) for _, what in plan]
 
 
+TEXT_FILTERS = ("prune",)  # the filters that need no DOM and no line features
+
+
+def build_text_steps(opts: CleanOptions, learned: Learned | None = None, stop_before: str | None = None) -> list[Step]:
+    """The steps of text-only documents: TextInput, then the DOM-free filters (pruning)."""
+    from preprocess.steps.text import TextInput
+
+    ctx = BuildContext(opts.check(), learned or Learned())
+    entry = cleaner(opts.cleaner)
+    on = [f for f in FILTERS if f.name in TEXT_FILTERS and f.enabled(opts, entry)]
+    names = [f.name for f in on]
+    if stop_before in names:
+        on = on[:names.index(stop_before)]
+    return [TextInput.build(ctx)] + [step_class(f.step).build(ctx) for f in on]
+
+
 def run_steps(steps: list[Step], docs: list[Document]) -> list[Document]:
     """Documents through steps, without timing (scripts, tests); drops land in each step's stats."""
     for step in steps:
@@ -66,6 +85,7 @@ class Pipeline:
     def __init__(self, opts: CleanOptions, learned: Learned | None = None, stop_before: str | None = None):
         self.opts = opts
         self.steps = build_steps(opts, learned, stop_before)
+        self.text_steps = build_text_steps(opts, learned, stop_before)
 
     def reset(self) -> None:
         """Forget per-host state (sitediff's references): batches after this are judged on their own."""
@@ -75,7 +95,17 @@ class Pipeline:
     def run(self, docs: list[Document], stats: Stats) -> list[Document]:
         """Cleaned documents of a batch; every drop and each step's time go to ``stats``."""
         stats.update("bytes_in", sum(len(d.raw or b"") for d in docs))
-        for step in self.steps:
+        text = [d for d in docs if d.meta.get("text_only")]
+        if text:  # WET records: no DOM; merged back in input order
+            order = {id(d): i for i, d in enumerate(docs)}
+            docs = [d for d in docs if not d.meta.get("text_only")]
+            done = self._run(self.text_steps, text, stats) + (self._run(self.steps, docs, stats) if docs else [])
+            return sorted(done, key=lambda d: order[id(d)])
+        return self._run(self.steps, docs, stats)
+
+    @staticmethod
+    def _run(steps: list[Step], docs: list[Document], stats: Stats) -> list[Document]:
+        for step in steps:
             step.stats = stats
             with stats.timer(step.name):
                 docs = list(step.run(docs))

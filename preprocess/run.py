@@ -160,9 +160,16 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
     }
     if job.opts.prune_model:
         calibrated = learned.get("prune_threshold")
+        from preprocess.filters.prune import fixed_threshold
+
         extra["pruning"] = {"model": job.opts.prune_model, "score": job.opts.prune_score,
-                            "threshold": calibrated["threshold"] if calibrated else job.opts.max_perplexity,
+                            "threshold": calibrated["threshold"] if calibrated else fixed_threshold(job.opts),
                             "calibration": calibrated or None, "perplexity_deciles": deciles(stats.counts)}
+        if job.opts.contrastive:
+            from preprocess.filters.contrastive import score_deciles
+
+            extra["pruning"] |= {"score": "contrastive", "perplexity_deciles": {},
+                                 "score_deciles_bits": score_deciles(stats.counts)}
     manifest = {"code": code_id(), "shards": [
         {"source": u.source.uri, "shard": results[u.index].shard, "documents": results[u.index].documents,
          "bytes": results[u.index].shard_bytes} for u in units if results[u.index].shard]}

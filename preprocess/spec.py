@@ -7,7 +7,8 @@ brackets. Parts:
 * ``links`` / ``links(X)``  ``max_link_density = X`` (bare: 0.5)
 * ``kitten`` / ``nokitten`` Kitten normalisation on / off
 * ``prune(...)``            pruning: a score name (``perplexity``, ``adjusted``),
-  ``p=`` percentile, ``t=`` maximum perplexity, ``n=`` sample documents,
+  ``p=`` percentile, ``t=`` maximum perplexity, ``x=`` threshold on the model's scale (a
+  contrastive model's bits per token), ``n=`` sample documents,
   ``model=`` path; what is not given comes from ``defaults`` (the CLI's
   ``--prune-model`` ...). Bare ``prune`` takes everything from there.
 * any other option by its field name, e.g. ``max_bytes(1000000)``.
@@ -22,7 +23,8 @@ import re
 from preprocess.options import DEFAULT_LINK_DENSITY, PRUNE_SCORES, CleanOptions, _coerce, closest, field_types
 
 _PART = re.compile(r"^([A-Za-z_]+)(?:\((.*)\))?$")
-_PRUNE_KEYS = {"p": "prune_percentile", "t": "max_perplexity", "n": "prune_sample_docs", "model": "prune_model"}
+_PRUNE_KEYS = {"p": "prune_percentile", "t": "max_perplexity", "x": "prune_threshold", "n": "prune_sample_docs",
+               "model": "prune_model"}
 _NAMED = ("hints", "links", "kitten", "nokitten", "prune")
 
 
@@ -92,12 +94,13 @@ def _prune(args: str, defaults: dict, spec: str) -> dict:
             field = _PRUNE_KEYS[key]
             given[field] = value if field == "prune_model" else _number(value, f"prune {key}")
         else:
-            raise ValueError(f"{spec}: prune({args}): unknown argument {key!r}; use p=, t=, n= or model=")
+            raise ValueError(f"{spec}: prune({args}): unknown argument {key!r}; use p=, t=, x=, n= or model=")
     out = {k: defaults[k] for k in ("prune_model", "prune_score", "prune_sample_docs") if defaults.get(k) is not None}
-    if "prune_percentile" not in given and "max_perplexity" not in given:  # the threshold comes as a whole
-        out |= {k: defaults[k] for k in ("prune_percentile", "max_perplexity") if defaults.get(k) is not None}
+    whole = ("prune_percentile", "max_perplexity", "prune_threshold")
+    if not any(k in given for k in whole):  # the threshold comes as a whole
+        out |= {k: defaults[k] for k in whole if defaults.get(k) is not None}
     out |= given
-    for k in ("prune_percentile", "max_perplexity"):
+    for k in whole:
         if k in out:
             out[k] = float(out[k])
     if not out.get("prune_model"):
@@ -126,13 +129,15 @@ def format_spec(opts: CleanOptions, with_model: bool = True) -> str:
             args.append(f"p={_num(opts.prune_percentile)}")
         if opts.max_perplexity is not None:
             args.append(f"t={_num(opts.max_perplexity)}")
+        if opts.prune_threshold is not None:
+            args.append(f"x={_num(opts.prune_threshold)}")
         if opts.prune_sample_docs != default.prune_sample_docs:
             args.append(f"n={opts.prune_sample_docs}")
         if with_model:
             args.append(f"model={opts.prune_model}")
         parts.append(f"prune({','.join(args)})")
     covered = {"cleaner", "drop_hinted", "max_link_density", "kitten", "prune_model", "prune_score",
-               "prune_percentile", "max_perplexity", "prune_sample_docs"}
+               "prune_percentile", "max_perplexity", "prune_threshold", "prune_sample_docs"}
     for f in dataclasses.fields(CleanOptions):
         if f.name not in covered and getattr(opts, f.name) != getattr(default, f.name):
             parts.append(f"{f.name}({getattr(opts, f.name)})")

@@ -15,7 +15,7 @@ EXPECTED = {
     "commoncrawl/CC-MAIN-2020-34-sample.warc.gz": (16, {"skipped.non_response": 34}),
     "commoncrawl/whirlwind-whirlwind.warc.gz": (1, {"skipped.non_response": 3}),
     "commoncrawl/whirlwind-whirlwind.warc.wat.gz": (0, {"skipped.non_response": 2}),
-    "commoncrawl/whirlwind-whirlwind.warc.wet.gz": (0, {"skipped.non_response": 2}),
+    "commoncrawl/whirlwind-whirlwind.warc.wet.gz": (1, {"skipped.non_response": 1}),  # conversion: WET text
     "edge-cases/bad.arc": (0, {"skipped.non_response": 1, "skipped.empty_payload": 3}),
     "edge-cases/clipped.warc.gz": (1, {}),
     "edge-cases/example-bad-non-chunked.warc.gz": (1, {"skipped.non_response": 5}),

@@ -72,10 +72,28 @@ def _cmd_lm_train(a) -> int:
     return 0
 
 
-def _cmd_lm_score(a) -> int:
-    from preprocess.lm.score import Scorer
+def _cmd_lm_train_crawl(a) -> int:
+    from preprocess.lm.crawl import train_crawl
+    from preprocess.lm.labels import LabelOptions
 
-    scorer = Scorer(a.model)
+    labels = LabelOptions(cleaner=a.cleaner, drop_hinted=a.drop_hinted, kitten=a.kitten,
+                          max_link_density=a.max_link_density if a.max_link_density >= 0 else None,
+                          min_repeat_pages=a.min_repeat_pages, min_word_count=a.min_word_count)
+    card = train_crawl(a.inputs, a.output, order=a.order, labels=labels, sample_docs=a.sample_docs or None,
+                       workers=a.workers, address=a.address, executor="local" if a.local else "ray", memory=a.memory)
+    c, b, n = card["content"], card["boilerplate"], card["label_counts"]
+    print(f"{a.order}-gram contrastive model from {card['sample']['documents']:,} pages in "
+          f"{card['training']['wall_s']} s: content {c['lines']:,} lines / {c['tokens']:,} tokens, boilerplate "
+          f"{b['lines']:,} lines / {b['tokens']:,} tokens ({n.get('kept_but_repeated', 0):,} kept lines repeated "
+          f"across a host's pages) -> {a.output}/")
+    return 0
+
+
+def _cmd_lm_score(a) -> int:
+    from preprocess.lm.contrastive import open_model
+
+    scorer = open_model(a.model)  # a directory with a card: contrastive; a file: plain KenLM perplexity
+    fmt = "{:.3f}" if scorer.kind == "contrastive" else "{:.1f}"
     if a.file:
         lines = (sys.stdin if a.file == "-" else open(a.file, encoding="utf-8", errors="replace"))
     elif a.text:
@@ -84,8 +102,8 @@ def _cmd_lm_score(a) -> int:
         raise ValueError("give sentences to score, or --file F")
     for line in lines:
         line = line.rstrip("\n")
-        ppl = scorer.perplexity(line)
-        print(f"{ppl:.1f}\t{line}" if ppl is not None else f"-\t{line}")
+        score = scorer.score(line)  # higher = more boilerplate-like, for both kinds
+        print(f"{fmt.format(score)}\t{line}" if score is not None else f"-\t{line}")
     return 0
 
 
@@ -207,7 +225,31 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--discount-fallback", action="store_true", help="for small corpora (lmplz --discount_fallback)")
     t.add_argument("--memory", default="10%", help="lmplz sort memory (-S), default 10%% of RAM")
     t.set_defaults(func=_cmd_lm_train)
-    t = lm.add_parser("score", help="per-sentence perplexity, like pyplexity's `perplexity` command")
+    t = lm.add_parser("train-crawl", help="contrastive model (content vs boilerplate) learned from a crawl's own "
+                                          "pages: DOM-cleaner and repetition pseudo-labels, no human label")
+    t.add_argument("inputs", nargs="+", help="WARC/ARC/WET/tar/HTML inputs, as for preprocess")
+    t.add_argument("--output", "-o", required=True, help="model directory (content.bin, boilerplate.bin, card)")
+    t.add_argument("--order", type=int, default=3, choices=(2, 3, 4, 5, 6))
+    t.add_argument("--cleaner", default="tags", choices=options._cleaner_names(),
+                   help="DOM cleaner whose kept/removed lines label the crawl (default: tags)")
+    t.add_argument("--drop-hinted", action=argparse.BooleanOptionalAction, default=True,
+                   help="labelling cleaner drops class/id-hinted elements (default: on)")
+    t.add_argument("--max-link-density", type=float, default=0.5,
+                   help="labelling cleaner's link-density filter (default 0.5; negative: off)")
+    t.add_argument("--kitten", action=argparse.BooleanOptionalAction, default=None)
+    t.add_argument("--min-repeat-pages", type=int, default=3,
+                   help="a line on this many pages of a host is template text, even if the cleaner kept it "
+                        "(default 3; 0: off)")
+    t.add_argument("--min-word-count", type=int, default=2, help="shared vocabulary: words seen this often (default 2)")
+    t.add_argument("--sample-docs", type=int, default=10_000,
+                   help="learn from about N records, spread over the input files (default 10000; 0: all)")
+    t.add_argument("--workers", type=int, default=None, help="Ray workers (default: all CPUs)")
+    t.add_argument("--address", default=None, help="Ray cluster to attach to (OUTPUT must be on a shared disk)")
+    t.add_argument("--local", action="store_true", help="in this process, without Ray")
+    t.add_argument("--memory", default="10%", help="lmplz sort memory (-S), default 10%% of RAM")
+    t.set_defaults(func=_cmd_lm_train_crawl)
+    t = lm.add_parser("score", help="per-line SCORE<TAB>LINE, higher = more boilerplate-like: perplexity for a "
+                                    "model file, H_content - H_boilerplate (bits/token) for a contrastive directory")
     t.add_argument("model")
     t.add_argument("text", nargs="*", help="sentences to score")
     t.add_argument("--file", "-f", default=None, help="score every line of this file (- for stdin)")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -43,7 +44,7 @@ def resolve_tools(tools_arg: str | None, cleaners: list[str], peers: list[str]) 
     if not tools_arg:
         return every
     chosen = []
-    for name in (t.strip() for t in tools_arg.split(",")):
+    for name in (t.strip() for t in re.split(r",(?![^()]*\))", tools_arg)):  # not a comma inside prune(...)
         if not name:
             continue
         if name == "webprune":
@@ -66,6 +67,7 @@ def resolve_tools(tools_arg: str | None, cleaners: list[str], peers: list[str]) 
 
 def main(argv: list[str] | None = None) -> int:
     from eval.cleaning.peers import PEERS
+    from preprocess.options import PRUNE_SCORES
     from preprocess.registry import CLEANERS
 
     ap = argparse.ArgumentParser(prog="webprune eval-cleaning", description=__doc__.split("\n\n")[0],
@@ -78,11 +80,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="comma list of tools, e.g. density,webprune/density+links,readability "
                          "(default: all cleaners and the installed peers)")
     ap.add_argument("--max-link-density", type=float, default=0.5, help="for +links tools (default 0.5)")
-    ap.add_argument("--prune-model", default=None, help="KenLM model for +prune tools")
+    ap.add_argument("--prune-model", default=None,
+                    help="KenLM model file or contrastive model directory for +prune tools; {set} in the path is "
+                         "replaced by each set's name (a model trained on that set's own pages)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--max-perplexity", type=float, default=None, help="+prune: drop sentences above this")
+    g.add_argument("--prune-threshold", type=float, default=None,
+                   help="+prune: drop sentences above this on the model's scale (default for a contrastive model: "
+                        "its card's)")
     g.add_argument("--prune-percentile", type=float, default=None, help="+prune: drop the worst P%% of sentences")
-    ap.add_argument("--prune-score", choices=("perplexity", "adjusted"), default="perplexity")
+    ap.add_argument("--prune-score", choices=PRUNE_SCORES, default="perplexity")
     ap.add_argument("--prune-sample-docs", type=int, default=1000, help="+prune calibration pages")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes per tool (default 1; 2 on this machine max)")
     ap.add_argument("--timeout", type=int, default=20, help="per-page timeout in seconds (default 20)")
@@ -113,11 +120,13 @@ def main(argv: list[str] | None = None) -> int:
               "(.venv/bin/pip install -e '.[bench]')", file=sys.stderr)
     settings = {"max_link_density": args.max_link_density, "prune_model": args.prune_model,
                 "max_perplexity": args.max_perplexity, "prune_percentile": args.prune_percentile,
-                "prune_score": args.prune_score, "prune_sample_docs": args.prune_sample_docs}
+                "prune_score": args.prune_score, "prune_sample_docs": args.prune_sample_docs,
+                "prune_threshold": args.prune_threshold, "sets": sets}
     for t in tools:
         if t.startswith(WP_PREFIX):
             try:
-                tool_options(t, settings)
+                for s in sets:
+                    tool_options(t, settings, s)
             except ValueError as exc:
                 ap.error(str(exc))
     if not (args.shared / "cleaning").is_dir():

@@ -42,10 +42,19 @@ def strip_wrapper(raw: bytes) -> bytes:
 
 
 
-def tool_options(tool: str, settings: dict):
+def tool_options(tool: str, settings: dict, set_name: str | None = None):
     """CleanOptions of a webprune tool id ``webprune/<spec>`` (``preprocess.spec``); ``settings`` (the CLI's
-    --max-link-density, --prune-model, ...) fill what the spec leaves open."""
-    return parse_spec(tool.removeprefix(WP_PREFIX), settings)
+    --max-link-density, --prune-model, ...) fill what the spec leaves open. ``{set}`` in the model path
+    names one model per set (a contrastive model trained on that set's own pages): ``set_name`` fills it."""
+    if set_name is not None and "{set}" in (settings.get("prune_model") or ""):
+        settings = settings | {"prune_model": settings["prune_model"].replace("{set}", set_name)}
+    return parse_spec(tool.removeprefix(WP_PREFIX).replace("{set}", set_name or "{set}"), settings)
+
+
+def per_set(tool: str, settings: dict) -> bool:
+    """Whether the tool loads one model per set (``{set}`` in its model path)."""
+    model = settings.get("prune_model") or ""
+    return is_webprune(tool) and "+prune" in tool and ("{set}" in model or "{set}" in tool)
 
 
 def is_webprune(tool: str) -> bool:
@@ -76,14 +85,23 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
         from preprocess.learning import learn_in_process
         from preprocess.pipeline import Pipeline
 
-        opts = tool_options(tool, settings)
-        known = Learned({"prune_threshold": {"threshold": settings["thresholds"][tool]}}
-                        if tool in settings.get("thresholds", {}) else {})
-        grouped = cleaner(opts.cleaner).host_grouped
-        pipe = None if grouped else Pipeline(opts, known)
+        many = per_set(tool, settings)
+        built: dict = {}
 
-        def call(pages: list[tuple[bytes, str]]) -> tuple[list[str], str | None]:
+        def setup(set_name):
+            key = set_name if many else None
+            if key not in built:  # one pipeline (and model) per set when the model is per set
+                opts = tool_options(tool, settings, key)
+                thresholds = settings.get("thresholds", {})
+                th = thresholds.get(f"{tool}@{key}", thresholds.get(tool))
+                known = Learned({"prune_threshold": {"threshold": th}} if th is not None else {})
+                grouped = cleaner(opts.cleaner).host_grouped
+                built[key] = (opts, known, grouped, None if grouped else Pipeline(opts, known))
+            return built[key]
+
+        def call(pages: list[tuple[bytes, str]], set_name: str | None = None) -> tuple[list[str], str | None]:
             try:
+                opts, known, grouped, pipe = setup(set_name)
                 docs = [Document(id=str(i), url=url, content_type="text/html", raw=raw)
                         for i, (raw, url) in enumerate(pages)]
                 # one call is one host of one set: its site references come from those pages alone
@@ -98,23 +116,25 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
 
         cleaners.quiet()
 
-        def call(pages: list[tuple[bytes, str]]) -> tuple[list[str], str | None]:
+        def call(pages: list[tuple[bytes, str]], set_name: str | None = None) -> tuple[list[str], str | None]:
             (raw, _url), = pages
             text, err = cleaners.run(tool, raw)
             return [text], err
 
     _W.update(call=call, timeout=timeout, keep_wrapper=keep_wrapper)
     signal.signal(signal.SIGALRM, _on_alarm)
-    # warm-up outside the timed calls: lazy imports, stoplists, model loading
-    try:
-        call([(b"<html><head><title>t</title></head><body><p>warm up text for the cleaner.</p></body></html>", "")])
-    except Exception:  # noqa: BLE001
-        pass
+    # warm-up outside the timed calls: lazy imports, stoplists, model loading (every set's model)
+    for set_name in settings.get("sets") or [None]:
+        try:
+            call([(b"<html><head><title>t</title></head><body><p>warm up text for the cleaner.</p></body></html>",
+                   "")], set_name)
+        except Exception:  # noqa: BLE001
+            pass
 
 
 def _clean_group(task: tuple[list[int], list[str]]) -> list[tuple[int, str, float, str, str | None]]:
     """Pages cleaned in one call (one page, or a host's pages): (index, text, cpu seconds, status, error) each."""
-    idxs, paths = task
+    idxs, paths, set_name = task
     pages = []
     for path in paths:
         raw = Path(path).read_bytes()
@@ -125,7 +145,7 @@ def _clean_group(task: tuple[list[int], list[str]]) -> list[tuple[int, str, floa
     try:
         signal.alarm(_W["timeout"] * len(pages))
         try:
-            texts, err = _W["call"](pages)
+            texts, err = _W["call"](pages, set_name)
         finally:
             signal.alarm(0)
     except _Timeout:
@@ -153,9 +173,10 @@ def host_groups(pages: list) -> list[list[int]]:
 
 
 def run_tool(tool: str, pages: list, jobs: int, timeout: int, keep_wrapper: bool, settings: dict):
-    grouped = is_webprune(tool) and cleaner(tool_options(tool, settings).cleaner).host_grouped
+    first_set = pages[0].set if pages else None
+    grouped = is_webprune(tool) and cleaner(tool_options(tool, settings, first_set).cleaner).host_grouped
     groups = host_groups(pages) if grouped else [[i] for i in range(len(pages))]
-    tasks = [(g, [str(pages[i].input) for i in g]) for g in groups]
+    tasks = [(g, [str(pages[i].input) for i in g], pages[g[0]].set) for g in groups]  # a group is in one set
     ctx = mp.get_context("spawn")
     results = [None] * len(pages)
     with ctx.Pool(jobs, initializer=_init_worker, initargs=(tool, timeout, keep_wrapper, settings)) as pool:
@@ -174,12 +195,16 @@ def calibrate_prune(tools: list[str], pages: list, settings: dict) -> dict:
     for tool in tools:
         if not is_webprune(tool):
             continue
-        opts = tool_options(tool, settings)
-        if not opts.prune_model or opts.prune_percentile is None:
-            continue
-        sample = [Document(id=str(i), url=page_url(raw), content_type="text/html", raw=strip_wrapper(raw))
-                  for i, raw in enumerate(p.input.read_bytes() for p in pages[: opts.prune_sample_docs])]
-        info = learn_in_process(opts, sample).get("prune_threshold")
-        out[tool] = info["threshold"]
-        print(f"{tool}: prune threshold {info['threshold']:.4g} ({info['info']})", file=sys.stderr)
+        many = per_set(tool, settings)
+        for set_name in sorted({p.set for p in pages}) if many else [None]:
+            opts = tool_options(tool, settings, set_name)
+            if not opts.prune_model or opts.prune_percentile is None:
+                break
+            mine = [p for p in pages if set_name is None or p.set == set_name]
+            sample = [Document(id=str(i), url=page_url(raw), content_type="text/html", raw=strip_wrapper(raw))
+                      for i, raw in enumerate(p.input.read_bytes() for p in mine[: opts.prune_sample_docs])]
+            info = learn_in_process(opts, sample).get("prune_threshold")
+            out[f"{tool}@{set_name}" if many else tool] = info["threshold"]
+            print(f"{tool} ({set_name or 'all sets'}): prune threshold {info['threshold']:.4g} ({info['info']})",
+                  file=sys.stderr)
     return out

@@ -43,6 +43,24 @@ def hist_bin(ppl: float) -> int:
     return min(int(math.log10(max(ppl, 1.0)) / BIN), 99)
 
 
+def fixed_threshold(opts) -> float | None:
+    """The threshold a run without calibration compares with (a contrastive model's default when none is given)."""
+    if opts.contrastive:
+        from preprocess.lm.contrastive import default_threshold
+
+        return opts.prune_threshold if opts.prune_threshold is not None else default_threshold(opts.prune_model)
+    return opts.max_perplexity if opts.max_perplexity is not None else opts.prune_threshold
+
+
+def scoring_pruner(opts) -> Step:
+    """A pruner of ``opts``' model that drops nothing: what calibration scores sentences with."""
+    if opts.contrastive:
+        from preprocess.filters.contrastive import ContrastivePrune
+
+        return ContrastivePrune(opts.prune_model, float("inf"), opts.prune_score)
+    return PerplexityPrune(opts.prune_model, float("inf"), opts.prune_score)
+
+
 def deciles(counts: dict) -> dict[str, float]:
     """Approximate perplexity deciles (bin upper edges) from the histogram counters of a run."""
     hist = sorted((int(k[len(HIST_PREFIX):]), v) for k, v in counts.items() if k.startswith(HIST_PREFIX))
@@ -74,9 +92,14 @@ class PerplexityPrune(Step):
         self._loads = 1  # reported once in the stats: a run shows one model load per worker
 
     @classmethod
-    def build(cls, ctx: BuildContext) -> "PerplexityPrune":
+    def build(cls, ctx: BuildContext) -> Step:
+        """The pruner for the model's kind: a contrastive model directory gets :class:`ContrastivePrune`."""
         opts = ctx.opts
-        threshold = opts.max_perplexity
+        if opts.contrastive:
+            from preprocess.filters.contrastive import ContrastivePrune
+
+            return ContrastivePrune.build(ctx)
+        threshold = opts.max_perplexity if opts.max_perplexity is not None else opts.prune_threshold
         if opts.prune_percentile is not None:
             calibrated = ctx.learned.get("prune_threshold")
             if calibrated is None:

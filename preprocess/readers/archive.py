@@ -25,7 +25,7 @@ log = logging.getLogger("webprune.preprocess")
 ID_HEADERS = ("warc-trec-id", "clueweb22-id", "warc-record-id")
 MAX_HEADER_BYTES = 1 << 16
 SKIP_CHUNK = 1 << 20  # a skipped block is read in chunks this large (never kept whole)
-KEEP_TYPES = ("response",)  # records that can become documents
+KEEP_TYPES = ("response", "conversion")  # records that can become documents (conversion: WET text)
 
 
 class Archive:
@@ -222,6 +222,10 @@ class Archive:
         if block is None:
             self.stats.outcome("skipped", "too_large", rid=rid, example=f"{rid} ({self.uri}): {length} bytes > --max-bytes")
             return None
+        if kind == "conversion":  # WET: text already extracted, pruned without a DOM (preprocess/steps/text.py)
+            return Document(id=rid, url=headers.get("warc-target-uri", "").strip().strip("<>"), source=self.uri,
+                            content_type=headers.get("content-type", "text/plain"), raw=block,
+                            meta={"text_only": True})
         return self._document(rid, headers.get("warc-target-uri", ""), block, pos)
 
     def _document(self, rid: str, url: str, block: bytes, pos: int) -> Document | None:

@@ -1,0 +1,120 @@
+"""Sentence pruning with a contrastive model (``webprune lm train-crawl``): drop what looks like boilerplate.
+
+Each sentence (per line, as in :mod:`preprocess.filters.prune`) gets the contrastive
+score of :mod:`preprocess.lm.contrastive`, H_content - H_boilerplate in bits per
+token, higher = more boilerplate-like. A sentence scoring above the threshold is
+dropped; the title is never pruned; a document left with nothing is a counted skip
+(``empty_after_pruning``).
+
+Threshold: ``--prune-threshold X`` (bits per token), ``--prune-percentile P`` (the
+worst P% of a calibration sample, :mod:`preprocess.calibrate`), or neither: the
+model card's ``default_threshold`` (3 bits, see the README's "Contrastive pruning").
+
+``--prune-score adjusted`` adds line length: ``score - LENGTH_WEIGHT * (log10(tokens + 1) - 1)``,
+so a sentence of about 10 tokens keeps its score, shorter ones look more like
+boilerplate and longer ones less. The weight is the ratio of the two coefficients
+of a logistic fit on 30% of the shared cleaning pages (``scripts/eval_contrastive_lines.py``).
+
+Stats: the same counters as perplexity pruning (``prune.sentences``,
+``sentences_kept``, ``sentences_dropped``, ``sentences_without_words``, bytes,
+``segment_score_s``, ``model_loads``) and a histogram of scores in quarter-bit bins,
+``prune.chist.<bin>``.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+
+from preprocess.document import Document, Line
+from preprocess.lm.contrastive import ContrastiveScorer, has_word, normalize_many
+from preprocess.segment import sentences_of_lines
+from preprocess.steps.base import BuildContext, Step
+
+CHIST_PREFIX = "prune.chist."
+LENGTH_WEIGHT = 2.2  # bits per decade of tokens: 0.774 / 0.35 in scripts/eval_contrastive_lines.py
+
+
+class ContrastivePrune(Step):
+    name = "prune"
+
+    def __init__(self, model: str, threshold: float | None = None, score: str = "contrastive"):
+        super().__init__()
+        self.scorer = ContrastiveScorer(model)
+        self.threshold = self.scorer.default_threshold if threshold is None else float(threshold)
+        self.length_weight = LENGTH_WEIGHT if score == "adjusted" else 0.0
+        self._loads = 1
+
+    @classmethod
+    def build(cls, ctx: BuildContext) -> "ContrastivePrune":
+        opts = ctx.opts
+        threshold = opts.prune_threshold
+        if opts.prune_percentile is not None:
+            calibrated = ctx.learned.get("prune_threshold")
+            if calibrated is None:
+                raise ValueError("percentile pruning needs its threshold: the prune_threshold learning pass "
+                                 "(preprocess.calibrate) runs first")
+            threshold = calibrated["threshold"]
+        return cls(opts.prune_model, threshold, opts.prune_score)
+
+    def score_sentences(self, sentences: list[str]) -> list[float | None]:
+        """The decision score of each sentence (None: no word at all), normalised in one pass."""
+        score, w = self.scorer.score_norm, self.length_weight
+        if not w:
+            return [score(n) if has_word(n) else None for n in normalize_many(sentences)]
+        return [score(n) - w * (math.log10(n.count(" ") + 2) - 1) if has_word(n) else None
+                for n in normalize_many(sentences)]
+
+    def decision_score(self, sentence: str, link_density: float = 0.0) -> tuple[float, float] | None:
+        """(contrastive score, the score compared with the threshold), or None; as PerplexityPrune's."""
+        s = self.score_sentences([sentence])[0]
+        if s is None:
+            return None
+        return self.scorer.score(sentence), s
+
+    def process(self, doc: Document) -> Document | None:
+        if self._loads:
+            self.stat_update("model_loads", self._loads)
+            self._loads = 0
+        before = len(doc.text.encode("utf-8"))
+        t0 = time.perf_counter()
+        pieces = list(sentences_of_lines(doc.lines))
+        scores = self.score_sentences([s for _, s in pieces])
+        kept_lines: dict[int, list[str]] = {}
+        kept = 0
+        bins = Counter()
+        for (line_no, sent), score in zip(pieces, scores):
+            if score is None:
+                self.stat_update("sentences_without_words")
+                continue
+            bins[max(-80, min(80, math.floor(score * 4)))] += 1
+            if score <= self.threshold:
+                kept_lines.setdefault(line_no, []).append(sent)
+                kept += 1
+        score_s = time.perf_counter() - t0
+        for b, n in bins.items():
+            self.stats.counts[f"{CHIST_PREFIX}{b}"] += n
+        doc.lines = [Line(" ".join(sents), doc.lines[i].link_density) for i, sents in sorted(kept_lines.items())]
+        seen = len(pieces)
+        for key, value in (("sentences", seen), ("sentences_kept", kept), ("sentences_dropped", seen - kept),
+                           ("bytes_before", before), ("bytes_after", len(doc.text.encode("utf-8"))),
+                           ("segment_score_s", score_s)):
+            self.stat_update(key, value)
+        if seen == 0:
+            self.stat_update("docs_without_sentences")
+        if not doc.lines and not doc.title:
+            return self.drop(doc, "empty_after_pruning", f"all {seen} sentences scored above {self.threshold:g}")
+        return doc
+
+
+def score_deciles(counts: dict) -> dict[str, float]:
+    """Approximate contrastive-score deciles (quarter-bit bin upper edges) from a run's histogram counters."""
+    hist = sorted((int(k[len(CHIST_PREFIX):]), v) for k, v in counts.items() if k.startswith(CHIST_PREFIX))
+    total = sum(v for _, v in hist)
+    out, seen, i = {}, 0, 0
+    for q in range(1, 10) if total else ():
+        while seen + hist[i][1] < total * q / 10:
+            seen += hist[i][1]
+            i += 1
+        out[f"p{q * 10}"] = (hist[i][0] + 1) / 4
+    return out
