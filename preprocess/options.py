@@ -48,6 +48,8 @@ class CleanOptions:
     kitten: bool | None = option(None, "Kitten normalisation: tables linearised, link lists removed, lists "
                                        "flattened, block-final punctuation (default: on for the DOM cleaners, "
                                        "off for tags)")
+    learned_model: str | None = option(None, "block model for --cleaner learned (default: the one in the package; "
+                                              "scripts/train_learned.py writes them)", metavar="FILE")
     prune_model: str | None = option(None, "KenLM model (webprune lm train): prune sentences by perplexity",
                                      metavar="MODEL")
     prune_score: str = option("perplexity", "adjusted: perplexity + sentence length + the line's link density "

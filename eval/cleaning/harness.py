@@ -16,6 +16,7 @@ Percentile pruning is calibrated once, as ``webprune preprocess`` does, on the f
 """
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing as mp
 import re
 import signal
@@ -80,14 +81,20 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
         known = Learned({"prune_threshold": {"threshold": settings["thresholds"][tool]}}
                         if tool in settings.get("thresholds", {}) else {})
         grouped = cleaner(opts.cleaner).host_grouped
-        pipe = None if grouped else Pipeline(opts, known)
+        per_set = "{set}" in (opts.learned_model or "")  # leave-one-set-out: each set's own block model
+        pipe = None if grouped or per_set else Pipeline(opts, known)
+        pipes: dict = {}
 
-        def call(pages: list[tuple[bytes, str]]) -> tuple[list[str], str | None]:
+        def call(pages: list[tuple[bytes, str]], set_name: str = "") -> tuple[list[str], str | None]:
             try:
                 docs = [Document(id=str(i), url=url, content_type="text/html", raw=raw)
                         for i, (raw, url) in enumerate(pages)]
+                if per_set and set_name not in pipes:
+                    model = opts.learned_model.replace("{set}", set_name or "none")
+                    pipes[set_name] = Pipeline(dataclasses.replace(opts, learned_model=model), known)
                 # one call is one host of one set: its site references come from those pages alone
-                run = Pipeline(opts, learn_in_process(opts, docs, known)) if grouped else pipe
+                run = Pipeline(opts, learn_in_process(opts, docs, known)) if grouped else \
+                    pipes[set_name] if per_set else pipe
                 out, _stats = run.process(docs)
                 by_id = {o["id"]: o["contents"] for o in out}
                 return [by_id.get(str(i), "") for i in range(len(pages))], None
@@ -98,7 +105,7 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
 
         cleaners.quiet()
 
-        def call(pages: list[tuple[bytes, str]]) -> tuple[list[str], str | None]:
+        def call(pages: list[tuple[bytes, str]], set_name: str = "") -> tuple[list[str], str | None]:
             (raw, _url), = pages
             text, err = cleaners.run(tool, raw)
             return [text], err
@@ -112,9 +119,9 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
         pass
 
 
-def _clean_group(task: tuple[list[int], list[str]]) -> list[tuple[int, str, float, str, str | None]]:
+def _clean_group(task: tuple[list[int], list[str], str]) -> list[tuple[int, str, float, str, str | None]]:
     """Pages cleaned in one call (one page, or a host's pages): (index, text, cpu seconds, status, error) each."""
-    idxs, paths = task
+    idxs, paths, set_name = task
     pages = []
     for path in paths:
         raw = Path(path).read_bytes()
@@ -125,7 +132,7 @@ def _clean_group(task: tuple[list[int], list[str]]) -> list[tuple[int, str, floa
     try:
         signal.alarm(_W["timeout"] * len(pages))
         try:
-            texts, err = _W["call"](pages)
+            texts, err = _W["call"](pages, set_name)
         finally:
             signal.alarm(0)
     except _Timeout:
@@ -155,7 +162,7 @@ def host_groups(pages: list) -> list[list[int]]:
 def run_tool(tool: str, pages: list, jobs: int, timeout: int, keep_wrapper: bool, settings: dict):
     grouped = is_webprune(tool) and cleaner(tool_options(tool, settings).cleaner).host_grouped
     groups = host_groups(pages) if grouped else [[i] for i in range(len(pages))]
-    tasks = [(g, [str(pages[i].input) for i in g]) for g in groups]
+    tasks = [(g, [str(pages[i].input) for i in g], pages[g[0]].set) for g in groups]
     ctx = mp.get_context("spawn")
     results = [None] * len(pages)
     with ctx.Pool(jobs, initializer=_init_worker, initargs=(tool, timeout, keep_wrapper, settings)) as pool:

@@ -1,0 +1,66 @@
+"""The block model: gradient-boosted trees read from JSON and evaluated in numpy.
+
+``scripts/train_learned.py`` trains scikit-learn's ``HistGradientBoostingClassifier``
+and writes its trees here as padded arrays (one row per tree): ``feature``,
+``threshold``, ``left``, ``right`` and ``value`` per node. A leaf points to itself
+with an infinite threshold, so every block walks ``depth`` levels of every tree
+at once: a handful of numpy gathers per level for the whole page, no Python per
+block or per tree. scikit-learn is never imported here.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_MODEL = Path(__file__).with_name("model.json")
+
+
+class BlockModel:
+    def __init__(self, data: dict):
+        self.features: list[str] = data["features"]
+        self.vocab: list[str] = data["vocab"]
+        self.threshold = float(data.get("threshold", 0.5))
+        self.base = float(data["base"])
+        self.depth = int(data["depth"])
+        self.info = data.get("info", {})
+        trees = data["trees"]
+        feature = np.asarray(trees["feature"], dtype=np.int64)
+        self.n_trees, self.width = feature.shape
+        offset = (np.arange(self.n_trees, dtype=np.int64) * self.width)[None, :]
+        self.offset = offset
+        self.feature = feature.ravel()
+        self.limit = np.asarray(trees["threshold"], dtype=np.float64).ravel()
+        self.left = (np.asarray(trees["left"], dtype=np.int64) + offset.T).ravel()   # flat node ids
+        self.right = (np.asarray(trees["right"], dtype=np.int64) + offset.T).ravel()
+        self.value = np.asarray(trees["value"], dtype=np.float64).ravel()
+
+    def margin(self, X: np.ndarray) -> np.ndarray:
+        """Log-odds of "content" per row of ``X`` (blocks x features)."""
+        n, f = X.shape
+        if f != len(self.features):
+            raise ValueError(f"model wants {len(self.features)} features, got {f}")
+        if not n:
+            return np.zeros(0)
+        flat = np.ascontiguousarray(X, dtype=np.float64).ravel()
+        row = (np.arange(n, dtype=np.int64) * f)[:, None]
+        node = np.broadcast_to(self.offset, (n, self.n_trees))
+        for _ in range(self.depth):
+            x = flat[row + self.feature[node]]
+            node = np.where(x <= self.limit[node], self.left[node], self.right[node])
+        return self.base + self.value[node].sum(axis=1)
+
+    def keep(self, X: np.ndarray) -> np.ndarray:
+        """Boolean per block: probability of content at or above the model's threshold."""
+        return 1.0 / (1.0 + np.exp(-self.margin(X))) >= self.threshold
+
+
+@lru_cache(maxsize=8)
+def load_model(path: str | None = None) -> BlockModel:
+    """The model at ``path`` (default: the one shipped with the package), read once per process."""
+    p = Path(path) if path else DEFAULT_MODEL
+    if not p.is_file():
+        raise ValueError(f"no block model at {p}: train one with scripts/train_learned.py")
+    return BlockModel(json.loads(p.read_text()))
