@@ -44,8 +44,16 @@ class LearnedCleaner(Step):
             self.stat_update("no_blocks")
             return doc
         keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
-        kept = [t for t, k in zip(page.texts, keep) if k]
+        kept = [i for i, k in enumerate(keep) if k]
         self.stat_update("blocks_kept", len(kept))
         self.stat_update("blocks_dropped", len(page.texts) - len(kept))
-        body.html = "".join(f"<p>{htmllib.escape(t, quote=False)}</p>" for t in kept)
+        body.html = "".join(_block_html(page.texts[i], page.link_chars[i]) for i in kept)
         return doc
+
+
+def _block_html(text: str, linked: int) -> str:
+    """One kept block as a paragraph; its first ``linked`` characters inside ``<a>``, so the line's link density
+    (``--max-link-density``, ``--prune-score adjusted``) stays what it was on the page."""
+    if not linked:
+        return f"<p>{htmllib.escape(text, quote=False)}</p>"
+    return f"<p><a>{htmllib.escape(text[:linked], quote=False)}</a>{htmllib.escape(text[linked:], quote=False)}</p>"

@@ -19,6 +19,7 @@ Groups (``feature_names`` lists every column):
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 import numpy as np
 
@@ -31,10 +32,10 @@ here hers herself him himself his how i if in into is it its itself just me more
 once only or other our ours ourselves out over own same she should so some such than that the their theirs them
 themselves then there these they this those through to too under until up very was we were what when where which while
 who whom why will with would you your yours yourself yourselves""".split())
-_CAPITAL = re.compile(r"(?<!\w)[A-Z]")
+_CAPITAL_WORD = re.compile(r"\W*[A-Z]").match  # a word starting with a capital
 _WORDS = re.compile(r"\w+")
 _TOKEN = re.compile(r"[a-z]+")
-FINAL = frozenset(".!?\"'”’)")
+FINAL = tuple(".!?\"'”’)")
 
 TEXT = ["log_chars", "log_words", "link_density", "word_length", "commas", "stops", "final_punct", "stop_words",
         "capitalised", "title_words", "linked"]
@@ -101,25 +102,40 @@ def _window_mean(col: np.ndarray, half: int) -> np.ndarray:
     return (c[hi] - c[lo]) / (hi - lo)
 
 
+def _per_block(word_flags: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Sums of a per-word column over each block's words (every block has at least one word)."""
+    return np.add.reduceat(word_flags.astype(np.float64), starts) if len(word_flags) else np.zeros(len(starts))
+
+
 def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.ndarray:
-    """The TEXT columns, one Python pass over the blocks."""
-    title_words = set(_WORDS.findall(title.lower())) if title else set()
-    stop = STOP_WORDS
-    rows = []
-    for t in texts:
-        low = t.lower()
-        words = low.split()
-        nw = len(words)
-        n_stop = sum(map(stop.__contains__, words))
-        shared = len(title_words.intersection(_WORDS.findall(low))) / nw if title_words and nw < 40 else 0.0
-        rows.append((len(t), nw, t.count(","), t.count(". ") + (t[-1] == "."), t[-1] in FINAL, n_stop,
-                     len(_CAPITAL.findall(t)), shared))
-    a = np.array(rows, dtype=np.float64).reshape(-1, 8)
-    chars, nw = a[:, 0], np.maximum(a[:, 1], 1)
+    """The TEXT columns. Block texts are single-spaced (``blocks._plain``), so a block's words are its spaces
+    plus one and the page's words are one ``split``: per-word tests run as C-level ``map`` over all of them."""
+    n = len(texts)
+    chars = np.fromiter(map(len, texts), np.float64, n)
+    nw = np.fromiter(map(str.count, texts, repeat(" ")), np.float64, n) + 1
+    commas = np.fromiter(map(str.count, texts, repeat(",")), np.float64, n)
+    stops = np.fromiter(map(str.count, texts, repeat(". ")), np.float64, n) + \
+        np.fromiter(map(str.endswith, texts, repeat(".")), np.float64, n)
+    final = np.fromiter(map(str.endswith, texts, repeat(FINAL)), np.float64, n)
+    joined = "\n".join(texts)
+    words, low = joined.split(), joined.lower().split()
+    if not len(words) == len(low) == nw.sum():  # a character split() or lower() treat unlike a plain space
+        nw = np.fromiter((len(t.split()) for t in texts), np.float64, n)
+        words = [w for t in texts for w in t.split()]
+        low = [w.lower() for w in words]
+    starts = np.concatenate(([0], np.cumsum(nw)[:-1])).astype(np.int64)
+    n_stop = _per_block(np.fromiter(map(STOP_WORDS.__contains__, low), bool, len(low)), starts)
+    n_cap = _per_block(np.fromiter(map(_CAPITAL_WORD, words), bool, len(words)), starts)
+    title_words = set(_WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
+    if title_words:
+        shared = np.where(nw < 40, _per_block(np.fromiter(map(title_words.__contains__, low), bool, len(low)),
+                                              starts) / nw, 0.0)
+    else:
+        shared = np.zeros(n)
     link = np.minimum(link_chars / chars, 1.0)
-    cols = np.column_stack([np.log1p(chars), np.log1p(nw), link, chars / nw, a[:, 2] / nw, a[:, 3] / nw, a[:, 4],
-                            a[:, 5] / nw, a[:, 6] / nw, a[:, 7], link > 0.99])
-    return cols, chars, a[:, 2]
+    cols = np.column_stack([np.log1p(chars), np.log1p(nw), link, chars / nw, commas / nw, stops / nw, final,
+                            n_stop / nw, n_cap / nw, shared, link > 0.99])
+    return cols, chars, commas
 
 
 def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:

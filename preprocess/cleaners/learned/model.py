@@ -44,7 +44,7 @@ class BlockModel:
             raise ValueError(f"model wants {len(self.features)} features, got {f}")
         if not n:
             return np.zeros(0)
-        flat = np.ascontiguousarray(X, dtype=np.float64).ravel()
+        flat = np.ascontiguousarray(X).ravel()  # float32 compares exactly against float64 thresholds
         row = (np.arange(n, dtype=np.int64) * f)[:, None]
         node = np.broadcast_to(self.offset, (n, self.n_trees))
         for _ in range(self.depth):
@@ -57,10 +57,14 @@ class BlockModel:
         return 1.0 / (1.0 + np.exp(-self.margin(X))) >= self.threshold
 
 
-@lru_cache(maxsize=8)
 def load_model(path: str | None = None) -> BlockModel:
     """The model at ``path`` (default: the one shipped with the package), read once per process."""
-    p = Path(path) if path else DEFAULT_MODEL
+    return _load(str(Path(path).resolve()) if path else str(DEFAULT_MODEL.resolve()))
+
+
+@lru_cache(maxsize=8)
+def _load(path: str) -> BlockModel:
+    p = Path(path)
     if not p.is_file():
         raise ValueError(f"no block model at {p}: train one with scripts/train_learned.py")
     return BlockModel(json.loads(p.read_text()))
