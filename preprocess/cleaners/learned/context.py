@@ -82,10 +82,10 @@ def page_context(page: Page, chars: np.ndarray, link: np.ndarray, commas: np.nda
     grand = np.where(par >= 0, parent[np.maximum(par, 0)], -1)
     para = (chars >= 25) & (par >= 0)
     s = 1 + commas + np.minimum(chars / 100, 3)
-    np.add.at(score, par[para], s[para])
+    score += np.bincount(par[para], weights=s[para], minlength=n_el)  # bincount: ufunc.at is ~10x slower
     scored[par[para]] = True
     g = para & (grand >= 0)
-    np.add.at(score, grand[g], s[g] / 2)
+    score += np.bincount(grand[g], weights=s[g] / 2, minlength=n_el)
     scored[grand[g]] = True
     prior = _TAG_PRIOR[tag] + np.fromiter(map(class_weight, page.el_names), np.float64, n_el)
     cand = np.where(scored, (score + prior) * (1 - el_ld), -np.inf)

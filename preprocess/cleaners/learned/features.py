@@ -32,7 +32,7 @@ here hers herself him himself his how i if in into is it its itself just me more
 once only or other our ours ourselves out over own same she should so some such than that the their theirs them
 themselves then there these they this those through to too under until up very was we were what when where which while
 who whom why will with would you your yours yourself yourselves""".split())
-_CAPITAL_WORD = re.compile(r"\W*[A-Z]").match  # a word starting with a capital
+_CAPITAL_WORD = re.compile(r"(?<!\S)[^\w\s]*[A-Z]")  # a word whose first letter or digit is a capital
 _WORDS = re.compile(r"\w+")
 _TOKEN = re.compile(r"[a-z]+")
 FINAL = tuple(".!?\"'”’)")
@@ -125,7 +125,10 @@ def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.nda
         low = [w.lower() for w in words]
     starts = np.concatenate(([0], np.cumsum(nw)[:-1])).astype(np.int64)
     n_stop = _per_block(np.fromiter(map(STOP_WORDS.__contains__, low), bool, len(low)), starts)
-    n_cap = _per_block(np.fromiter(map(_CAPITAL_WORD, words), bool, len(words)), starts)
+    # words starting with a capital: one regex scan of the page, each hit counted in the block it starts in
+    ends = np.cumsum(chars + 1)  # block i spans [ends[i] - chars[i] - 1, ends[i] - 1) of ``joined``
+    hits = np.fromiter((m.start() for m in _CAPITAL_WORD.finditer(joined)), np.int64)
+    n_cap = np.bincount(np.searchsorted(ends, hits, "right"), minlength=n)[:n].astype(np.float64)
     title_words = set(_WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
     if title_words:
         shared = np.where(nw < 40, _per_block(np.fromiter(map(title_words.__contains__, low), bool, len(low)),

@@ -27,15 +27,14 @@ class BlockModel:
         self.depth = int(data["depth"])
         self.info = data.get("info", {})
         trees = data["trees"]
-        feature = np.asarray(trees["feature"], dtype=np.int64)
+        feature, limit, left, value = _siblings_adjacent(*(np.asarray(trees[k]) for k in
+                                                           ("feature", "threshold", "left", "right", "value")))
         self.n_trees, self.width = feature.shape
-        offset = (np.arange(self.n_trees, dtype=np.int64) * self.width)[None, :]
-        self.offset = offset
+        self.offset = (np.arange(self.n_trees, dtype=np.int64) * self.width)[None, :]
         self.feature = feature.ravel()
-        self.limit = np.asarray(trees["threshold"], dtype=np.float64).ravel()
-        self.left = (np.asarray(trees["left"], dtype=np.int64) + offset.T).ravel()   # flat node ids
-        self.right = (np.asarray(trees["right"], dtype=np.int64) + offset.T).ravel()
-        self.value = np.asarray(trees["value"], dtype=np.float64).ravel()
+        self.limit = limit.ravel()
+        self.left = (left + self.offset.T).ravel()  # flat node ids; the right child is left + 1
+        self.value = value.ravel()
 
     def margin(self, X: np.ndarray) -> np.ndarray:
         """Log-odds of "content" per row of ``X`` (blocks x features)."""
@@ -49,12 +48,31 @@ class BlockModel:
         node = np.broadcast_to(self.offset, (n, self.n_trees))
         for _ in range(self.depth):
             x = flat[row + self.feature[node]]
-            node = np.where(x <= self.limit[node], self.left[node], self.right[node])
+            node = self.left[node] + (x > self.limit[node])
         return self.base + self.value[node].sum(axis=1)
 
     def keep(self, X: np.ndarray) -> np.ndarray:
         """Boolean per block: probability of content at or above the model's threshold."""
         return 1.0 / (1.0 + np.exp(-self.margin(X))) >= self.threshold
+
+
+def _siblings_adjacent(feature, limit, left, right, value):
+    """The trees renumbered breadth-first, so every right child sits just after its left sibling (one gather
+    per level fewer); a leaf (``left == itself``) becomes a self-loop with an infinite threshold."""
+    n_trees, width = feature.shape
+    out_feature = np.zeros((n_trees, width), dtype=np.int64)
+    out_limit = np.full((n_trees, width), np.inf)
+    out_left = np.tile(np.arange(width, dtype=np.int64), (n_trees, 1))
+    out_value = np.zeros((n_trees, width))
+    for t in range(n_trees):
+        order = [0]  # old node ids in their new order; grows while it is read
+        for i, old in enumerate(order):
+            if left[t, old] == old:
+                out_value[t, i] = value[t, old]
+                continue
+            out_feature[t, i], out_limit[t, i], out_left[t, i] = feature[t, old], limit[t, old], len(order)
+            order += [left[t, old], right[t, old]]
+    return out_feature, out_limit, out_left, out_value
 
 
 def load_model(path: str | None = None) -> BlockModel:
