@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from itertools import repeat
+from operator import itemgetter
 
 import numpy as np
 
@@ -32,7 +33,8 @@ here hers herself him himself his how i if in into is it its itself just me more
 once only or other our ours ourselves out over own same she should so some such than that the their theirs them
 themselves then there these they this those through to too under until up very was we were what when where which while
 who whom why will with would you your yours yourself yourselves""".split())
-_CAPITAL_WORD = re.compile(r"(?<!\S)[^\w\s]*[A-Z]")  # a word whose first letter or digit is a capital
+_CAPITAL_WORD = re.compile(r"\W*[A-Z]").match  # a word whose first letter or digit is a capital
+_NOT_WORD = re.compile(r"\W")
 _WORDS = re.compile(r"\w+")
 _TOKEN = re.compile(r"[a-z]+")
 FINAL = tuple(".!?\"'”’)")
@@ -107,6 +109,17 @@ def _per_block(word_flags: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.add.reduceat(word_flags.astype(np.float64), starts) if len(word_flags) else np.zeros(len(starts))
 
 
+def _capitalised(words: list[str]) -> np.ndarray:
+    """Per word: is its first letter or digit a capital A-Z? From the string of first characters; only
+    words opening with punctuation go through the regex."""
+    firsts = "".join(map(itemgetter(0), words))
+    codes = np.frombuffer(firsts.encode("utf-32-le"), np.uint32)
+    out = (codes >= 65) & (codes <= 90)
+    for m in _NOT_WORD.finditer(firsts):
+        out[m.start()] = _CAPITAL_WORD(words[m.start()]) is not None
+    return out
+
+
 def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.ndarray:
     """The TEXT columns. Block texts are single-spaced (``blocks._plain``), so a block's words are its spaces
     plus one and the page's words are one ``split``: per-word tests run as C-level ``map`` over all of them."""
@@ -125,10 +138,7 @@ def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.nda
         low = [w.lower() for w in words]
     starts = np.concatenate(([0], np.cumsum(nw)[:-1])).astype(np.int64)
     n_stop = _per_block(np.fromiter(map(STOP_WORDS.__contains__, low), bool, len(low)), starts)
-    # words starting with a capital: one regex scan of the page, each hit counted in the block it starts in
-    ends = np.cumsum(chars + 1)  # block i spans [ends[i] - chars[i] - 1, ends[i] - 1) of ``joined``
-    hits = np.fromiter((m.start() for m in _CAPITAL_WORD.finditer(joined)), np.int64)
-    n_cap = np.bincount(np.searchsorted(ends, hits, "right"), minlength=n)[:n].astype(np.float64)
+    n_cap = _per_block(_capitalised(words), starts)
     title_words = set(_WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
     if title_words:
         shared = np.where(nw < 40, _per_block(np.fromiter(map(title_words.__contains__, low), bool, len(low)),
