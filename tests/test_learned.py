@@ -138,3 +138,20 @@ def test_kept_blocks_keep_their_link_density_for_the_filters_after_the_cleaner(t
     text = out[0]["contents"]
     assert "Home" not in text and "Privacy policy" not in text and ARTICLE in text
     assert stats.counts["links.lines_dropped"] >= 5
+
+
+def test_eval_cleaning_picks_each_sets_own_model_for_leave_one_set_out(tmp_path):
+    from eval.cleaning.gold import GoldPage
+    from eval.cleaning.harness import run_tool
+
+    names = feature_names(TokenVocab([]))
+    (tmp_path / "keep.json").write_text(json.dumps(stump(names, "link_density", 2.0, 5.0, 5.0)))
+    (tmp_path / "drop.json").write_text(json.dumps(stump(names, "link_density", 2.0, -5.0, -5.0)))
+    page = tmp_path / "page.html"
+    page.write_bytes(PAGE)
+    pages = [GoldPage(s, "p", page, page) for s in ("keep", "drop")]
+    results = run_tool(f"webprune/learned+learned_model({tmp_path}/{{set}}.json)", pages, 1, 20, False, {})
+    (kept, _, status_k, _), (dropped, _, status_d, _) = results
+    assert status_k == status_d == "ok"
+    assert ARTICLE in kept and "Home" in kept
+    assert dropped == "All about bees"
