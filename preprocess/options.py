@@ -48,6 +48,8 @@ class CleanOptions:
     kitten: bool | None = option(None, "Kitten normalisation: tables linearised, link lists removed, lists "
                                        "flattened, block-final punctuation (default: on for the DOM cleaners, "
                                        "off for tags)")
+    learned_model: str | None = option(None, "block model for --cleaner learned (default: the one in the package; "
+                                              "scripts/train_learned.py writes them)", metavar="FILE")
     prune_model: str | None = option(None, "KenLM model file (webprune lm train): prune sentences by perplexity; "
                                            "or a contrastive model directory (webprune lm train-crawl): prune by "
                                            "H_content - H_boilerplate, 3 bits per token unless a threshold is given",

@@ -58,6 +58,8 @@ CLEANERS: dict[str, Cleaner] = {c.name: c for c in (
     Cleaner("feeds", "preprocess.cleaners.feeds:FeedsCleaner",
             "Adaptive Post Recognition: post templates learned from the input's RSS/Atom feeds",
             fallback="density", learns=("preprocess.cleaners.feeds.learn:FeedTemplates",)),
+    Cleaner("learned", "preprocess.cleaners.learned.cleaner:LearnedCleaner",
+            "block classifier trained on the gold standards (scripts/train_learned.py)", kitten=False),
 )}
 
 

@@ -29,7 +29,7 @@ def code_id() -> str:
     """A hash of the preprocess package's source: an edited cleaner never reuses a stale shard."""
     root = Path(__file__).resolve().parent
     h = hashlib.sha1()
-    for f in sorted(root.rglob("*.py")):
+    for f in sorted([*root.rglob("*.py"), *root.rglob("*.json")]):  # .json: the learned cleaner's model
         h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:12]
 

@@ -42,19 +42,22 @@ def strip_wrapper(raw: bytes) -> bytes:
 
 
 
+MODEL_KEYS = ("prune_model", "learned_model")  # options whose path may name one model per set with {set}
+
+
 def tool_options(tool: str, settings: dict, set_name: str | None = None):
     """CleanOptions of a webprune tool id ``webprune/<spec>`` (``preprocess.spec``); ``settings`` (the CLI's
     --max-link-density, --prune-model, ...) fill what the spec leaves open. ``{set}`` in the model path
     names one model per set (a contrastive model trained on that set's own pages): ``set_name`` fills it."""
-    if set_name is not None and "{set}" in (settings.get("prune_model") or ""):
-        settings = settings | {"prune_model": settings["prune_model"].replace("{set}", set_name)}
+    if set_name is not None:
+        settings = settings | {k: settings[k].replace("{set}", set_name) for k in MODEL_KEYS
+                               if "{set}" in (settings.get(k) or "")}
     return parse_spec(tool.removeprefix(WP_PREFIX).replace("{set}", set_name or "{set}"), settings)
 
 
 def per_set(tool: str, settings: dict) -> bool:
-    """Whether the tool loads one model per set (``{set}`` in its model path)."""
-    model = settings.get("prune_model") or ""
-    return is_webprune(tool) and "+prune" in tool and ("{set}" in model or "{set}" in tool)
+    """Whether the tool loads one model per set (``{set}`` in its pruning or block model path)."""
+    return is_webprune(tool) and ("{set}" in tool or any("{set}" in (settings.get(k) or "") for k in MODEL_KEYS))
 
 
 def is_webprune(tool: str) -> bool:
@@ -132,7 +135,7 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
             pass
 
 
-def _clean_group(task: tuple[list[int], list[str]]) -> list[tuple[int, str, float, str, str | None]]:
+def _clean_group(task: tuple[list[int], list[str], str]) -> list[tuple[int, str, float, str, str | None]]:
     """Pages cleaned in one call (one page, or a host's pages): (index, text, cpu seconds, status, error) each."""
     idxs, paths, set_name = task
     pages = []

@@ -1,0 +1,165 @@
+"""Text blocks of a page and the elements around them, from ONE serialisation of ``<body>``.
+
+A block is the text between two block-level tags (p, div, li, td, h1-h6, br, ...):
+what tag removal writes as one line. Lexbor's serialisation is well-formed
+(every element closed, ``<`` and ``>`` escaped in text and attribute values), so
+after the raw-text elements (script, style, ...) are removed from the tree and
+comments from the string, one ``re.split`` on the block-level tags (and ``<a>``)
+gives the tag sequence, and a stack of those elements gives each block its
+enclosing element, that element's ancestors and their class/id attributes.
+Inline markup (span, b, img, ...) is never looked at one by one: it is cut out
+of a block's text in one regex pass. No Python object is made per DOM node.
+"""
+from __future__ import annotations
+
+import html as htmllib
+import re
+from dataclasses import dataclass, field
+
+# removed from the tree before serialising: never text (tag removal skips them too); the last three
+# are raw text in lexbor's serialisation
+NOISE = ("script", "style", "noscript", "template", "svg", "math", "iframe", "object", "embed", "select",
+         "textarea", "button", "xmp", "noembed", "noframes")
+_NOISE_SELECTOR = ",".join(NOISE)
+BLOCK_TAGS = ("body", "p", "div", "br", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6",
+              "table", "caption", "tr", "td", "th", "thead", "tbody", "tfoot", "section", "article", "aside", "nav",
+              "header", "footer", "main", "blockquote", "pre", "form", "fieldset", "legend", "center", "address",
+              "hr", "figure", "figcaption", "details", "summary", "option", "dialog", "menu", "frameset", "frame")
+VOID = frozenset(("br", "hr", "frame"))
+TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
+# lexbor writes a space or ">" after a tag name
+_SPLIT = re.compile(r"<(/?)(" + "|".join(sorted(BLOCK_TAGS + ("a",), key=len, reverse=True)) + r")(?=[ >])([^>]*)>")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_TAG = re.compile(r"<[^>]*>")
+_CLASS_ID = re.compile(r'\b(?:class|id)="([^"]*)"')
+
+
+@dataclass
+class Page:
+    """Blocks (``texts``, ``link_chars``, ``owner``: the enclosing element, ``start``: characters before it)
+    and elements in document order (``el_*``: tag index, parent, depth, class/id values, and the block
+    characters before the element starts and where it ends: its text is ``el_end - el_start``)."""
+
+    texts: list = field(default_factory=list)
+    link_chars: list = field(default_factory=list)
+    owner: list = field(default_factory=list)
+    start: list = field(default_factory=list)
+    el_tag: list = field(default_factory=list)
+    el_parent: list = field(default_factory=list)
+    el_depth: list = field(default_factory=list)
+    el_names: list = field(default_factory=list)
+    el_start: list = field(default_factory=list)
+    el_end: list = field(default_factory=list)
+    chars: int = 0
+
+
+def _plain(chunk: str) -> str:
+    if "<" in chunk:
+        chunk = _TAG.sub("", chunk)
+    if "&" in chunk:
+        chunk = htmllib.unescape(chunk)
+    return " ".join(chunk.split())
+
+
+def body_markup(tree) -> str:
+    """Lexbor's serialisation of ``<body>`` without raw-text elements and comments ('' without a body).
+
+    The raw-text elements are removed from the tree itself (the text is written from this markup).
+    """
+    body = tree.body if tree is not None else None
+    if body is None:
+        return ""
+    last = None
+    # .values(): one call; indexing resiliparse's node lists costs milliseconds per item.
+    for el in body.query_selector_all(_NOISE_SELECTOR).values():
+        if last is not None and last.contains(el):
+            continue
+        el.decompose()
+        last = el
+    s = body.html
+    if "<!--" in s:
+        s = _COMMENT.sub("", s)
+    return s
+
+
+def split_blocks(markup: str, max_depth: int = 400) -> Page:
+    """The blocks and their elements; elements nested deeper than ``max_depth`` share their ancestor's."""
+    page = Page()
+    texts, links, owner, start = page.texts, page.link_chars, page.owner, page.start
+    el_tag, el_parent, el_depth = page.el_tag, page.el_parent, page.el_depth
+    el_names, el_start, el_end = page.el_names, page.el_start, page.el_end
+    parts = _SPLIT.split(markup)
+    stack: list[int] = []  # element indices
+    names_stack: list[str] = []
+    buf: list[str] = []
+    lbuf: list[str] = []
+    in_a = deep = 0
+    chars = 0
+    cur = -1  # the element text goes to
+    tags = TAG_INDEX
+    it = iter(parts)
+    text = next(it, "")
+    if text.strip():  # text before <body>: no body (fragments do get one from lexbor)
+        buf.append(text)
+    for slash, name, attrs, text in zip(it, it, it, it):
+        if name == "a":
+            if slash:
+                in_a = in_a - 1 if in_a else 0
+            else:
+                in_a += 1
+        else:
+            if buf:
+                t = _plain("".join(buf))
+                if t:
+                    texts.append(t)
+                    links.append(len(_plain("".join(lbuf))) if lbuf else 0)
+                    owner.append(cur)
+                    start.append(chars)
+                    chars += len(t)
+                buf.clear()
+                lbuf.clear()
+            if slash:
+                if deep:  # (well-formed markup: the innermost open elements are the deep ones)
+                    deep -= 1
+                elif names_stack and names_stack[-1] == name:
+                    e = stack.pop()
+                    names_stack.pop()
+                    el_end[e] = chars
+                    cur = stack[-1] if stack else -1
+                elif name in names_stack:  # never in lexbor's output
+                    while names_stack:
+                        e = stack.pop()
+                        el_end[e] = chars
+                        if names_stack.pop() == name:
+                            break
+                    cur = stack[-1] if stack else -1
+            elif name not in VOID:
+                if len(stack) >= max_depth:
+                    deep += 1
+                else:
+                    e = len(el_tag)
+                    el_tag.append(tags[name])
+                    el_parent.append(cur)
+                    el_depth.append(len(stack))
+                    el_names.append(" ".join(_CLASS_ID.findall(attrs)) if "=" in attrs else "")
+                    el_start.append(chars)
+                    el_end.append(-1)
+                    stack.append(e)
+                    names_stack.append(name)
+                    cur = e
+        if text and (buf or not text.isspace()):
+            buf.append(text)
+            if in_a:
+                lbuf.append(text)
+    if buf:
+        t = _plain("".join(buf))
+        if t:
+            texts.append(t)
+            links.append(len(_plain("".join(lbuf))) if lbuf else 0)
+            owner.append(cur)
+            start.append(chars)
+            chars += len(t)
+    for e in stack:
+        el_end[e] = chars
+    page.chars = chars
+    return page

@@ -1,0 +1,59 @@
+"""``learned``: keep the blocks a model trained on the human gold standards calls content.
+
+The page's ``<body>`` is serialised once and split into blocks (``blocks.py``:
+the text between block-level tags, what tag removal writes as lines); each block
+gets a feature row (``features.py``: text, link density, position, structure,
+neighbours, readability's and Baisa's page-level evidence, tag path, class/id
+tokens) and the gradient-boosted trees of ``model.py`` score it. ``<body>`` is
+then replaced by one ``<p>`` per kept block, so tag removal writes exactly those
+blocks and every later filter works as after any other cleaner. Trained by
+``scripts/train_learned.py``; measured leave-one-set-out (README, Results).
+"""
+from __future__ import annotations
+
+import html as htmllib
+
+from preprocess.cleaners.learned.blocks import body_markup, split_blocks
+from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
+from preprocess.cleaners.learned.model import BlockModel, load_model
+from preprocess.document import Document
+from preprocess.steps.base import BuildContext, Step
+
+
+class LearnedCleaner(Step):
+    name = "learned"
+
+    def __init__(self, model: BlockModel):
+        super().__init__()
+        self.model = model
+        self.vocab = TokenVocab(model.vocab)
+        if feature_names(self.vocab) != model.features:
+            raise ValueError("block model was trained on other features: retrain with scripts/train_learned.py")
+
+    @classmethod
+    def build(cls, ctx: BuildContext) -> "LearnedCleaner":
+        return cls(load_model(ctx.opts.learned_model))
+
+    def process(self, doc: Document) -> Document | None:
+        body = doc.tree.body
+        if body is None:  # framesets, fragments without a body: tag removal takes the page as is
+            self.stat_update("no_body")
+            return doc
+        page = split_blocks(body_markup(doc.tree))
+        if not page.texts:
+            self.stat_update("no_blocks")
+            return doc
+        keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
+        kept = [i for i, k in enumerate(keep) if k]
+        self.stat_update("blocks_kept", len(kept))
+        self.stat_update("blocks_dropped", len(page.texts) - len(kept))
+        body.html = "".join(_block_html(page.texts[i], page.link_chars[i]) for i in kept)
+        return doc
+
+
+def _block_html(text: str, linked: int) -> str:
+    """One kept block as a paragraph; its first ``linked`` characters inside ``<a>``, so the line's link density
+    (``--max-link-density``, ``--prune-score adjusted``) stays what it was on the page."""
+    if not linked:
+        return f"<p>{htmllib.escape(text, quote=False)}</p>"
+    return f"<p><a>{htmllib.escape(text[:linked], quote=False)}</a>{htmllib.escape(text[linked:], quote=False)}</p>"

@@ -1,0 +1,129 @@
+"""Page-level evidence for each block: where the page's main text sits, as the seed and peer heuristics see it.
+
+* **Readability's candidate** (Arc90 / readability-lxml): every block of 25+
+  characters scores ``1 + commas + min(chars / 100, 3)`` for the element above
+  its own (in full) and the one above that (half); an element's score gets its
+  tag's prior and +-25 for a positive/negative class or id, and is scaled by
+  ``1 - link density``. The best element is the *top candidate*.
+* **Baisa's densest node** (``density`` cleaner): from ``<body>`` descend into
+  the child with the most characters per element while it holds more than
+  half of the text.
+* **The page as a whole**: characters, blocks, link density, the longest block's
+  share: CleanEval's mostly-text pages and the article sets' portal pages differ here.
+
+All of it is numpy over the element arrays of :class:`blocks.Page`; elements hold
+contiguous runs of blocks (document order), so per-element sums are prefix sums.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
+
+NAMES = ["page_link_density", "page_linked_share", "longest_share", "long_blocks", "in_top", "in_top_parent",
+         "top_share", "parent_score", "grand_score", "own_link_density", "parent_link_density", "in_dense",
+         "dense_share"]
+_POSITIVE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story", re.I)
+_NEGATIVE = re.compile(r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|"
+                       r"gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|"
+                       r"sponsor|shopping|tags|tool|widget", re.I)
+_TAG_PRIOR = np.zeros(len(BLOCK_TAGS))
+for _t, _w in (("div", 5), ("pre", 3), ("td", 3), ("blockquote", 3), ("address", -3), ("ol", -3), ("ul", -3),
+               ("dl", -3), ("dd", -3), ("dt", -3), ("li", -3), ("form", -3), ("h1", -5), ("h2", -5), ("h3", -5),
+               ("h4", -5), ("h5", -5), ("h6", -5), ("th", -5)):
+    _TAG_PRIOR[BLOCK_TAGS.index(_t)] = _w
+_WEIGHTS: dict[str, float] = {"": 0.0}
+
+
+def class_weight(names: str) -> float:
+    """Readability's class/id weight: -25 for a negative name, +25 for a positive one (both: 0)."""
+    w = _WEIGHTS.get(names)
+    if w is None:
+        w = (25.0 if _POSITIVE.search(names) else 0.0) - (25.0 if _NEGATIVE.search(names) else 0.0)
+        if len(_WEIGHTS) > 50_000:
+            _WEIGHTS.clear()
+        _WEIGHTS[names] = w
+    return w
+
+
+def _in_range(n: int, lo: int, hi: int) -> np.ndarray:
+    out = np.zeros(n)
+    out[lo:hi] = 1
+    return out
+
+
+def page_context(page: Page, chars: np.ndarray, link: np.ndarray, commas: np.ndarray) -> np.ndarray:
+    """(blocks x len(NAMES)); ``chars``, ``link`` (characters in links) and ``commas`` per block."""
+    n = len(chars)
+    total = max(chars.sum(), 1.0)
+    ld = link / np.maximum(chars, 1)
+    page_cols = [np.full(n, link.sum() / total), np.full(n, chars[ld > 0.5].sum() / total),
+                 np.full(n, chars.max() / total), np.full(n, np.log1p((chars >= 200).sum()))]
+    n_el = len(page.el_tag)
+    if not n_el:
+        return np.column_stack(page_cols + [np.zeros(n)] * (len(NAMES) - len(page_cols)))
+    start = np.asarray(page.start, dtype=np.float64)
+    el_first = np.searchsorted(start, np.asarray(page.el_start, dtype=np.float64), "left")
+    el_stop = np.searchsorted(start, np.asarray(page.el_end, dtype=np.float64), "left")
+    cum_c = np.concatenate(([0.0], np.cumsum(chars)))
+    cum_l = np.concatenate(([0.0], np.cumsum(link)))
+    el_chars = cum_c[el_stop] - cum_c[el_first]
+    el_ld = (cum_l[el_stop] - cum_l[el_first]) / np.maximum(el_chars, 1)
+    parent = np.asarray(page.el_parent, dtype=np.int64)
+    tag = np.asarray(page.el_tag, dtype=np.int64)
+
+    # readability: paragraph scores go to the element above the block's own, and half to the one above that
+    owner = np.asarray(page.owner, dtype=np.int64)
+    score = np.zeros(n_el)
+    scored = np.zeros(n_el, dtype=bool)
+    par = np.where(owner >= 0, parent[np.maximum(owner, 0)], -1)
+    grand = np.where(par >= 0, parent[np.maximum(par, 0)], -1)
+    para = (chars >= 25) & (par >= 0)
+    s = 1 + commas + np.minimum(chars / 100, 3)
+    score += np.bincount(par[para], weights=s[para], minlength=n_el)  # bincount: ufunc.at is ~10x slower
+    scored[par[para]] = True
+    g = para & (grand >= 0)
+    score += np.bincount(grand[g], weights=s[g] / 2, minlength=n_el)
+    scored[grand[g]] = True
+    prior = _TAG_PRIOR[tag] + np.fromiter(map(class_weight, page.el_names), np.float64, n_el)
+    cand = np.where(scored, (score + prior) * (1 - el_ld), -np.inf)
+    top = int(np.argmax(cand))
+    if np.isfinite(cand[top]) and cand[top] > 0:
+        best = cand[top]
+        tp = parent[top]
+        in_top = _in_range(n, el_first[top], el_stop[top])
+        in_tp = _in_range(n, el_first[tp], el_stop[tp]) if tp >= 0 else np.ones(n)
+        top_share = el_chars[top] / total
+        rel = np.where(np.isfinite(cand), cand / best, 0.0)
+        p_score = np.where(par >= 0, rel[np.maximum(par, 0)], 0.0)
+        g_score = np.where(grand >= 0, rel[np.maximum(grand, 0)], 0.0)
+    else:
+        in_top = in_tp = p_score = g_score = np.zeros(n)
+        top_share = 0.0
+    own_ld = np.where(owner >= 0, el_ld[np.maximum(owner, 0)], ld)
+    par_ld = np.where(par >= 0, el_ld[np.maximum(par, 0)], own_ld)
+
+    # Baisa: descend into the densest child (characters per element below it) while it holds over half
+    size = np.ones(n_el)
+    for e in range(n_el - 1, 0, -1):
+        p = parent[e]
+        if p >= 0:
+            size[p] += size[e]
+    order = np.argsort(parent, kind="stable")
+    sorted_parent = parent[order]
+    node = 0
+    for _ in range(100):
+        lo, hi = np.searchsorted(sorted_parent, [node, node + 1])
+        kids = order[lo:hi]
+        if not len(kids):
+            break
+        dens = el_chars[kids] / size[kids]
+        k = kids[int(np.argmax(dens))]
+        if el_chars[k] * 2 <= el_chars[node]:
+            break
+        node = k
+    in_dense = _in_range(n, el_first[node], el_stop[node])
+    return np.column_stack(page_cols + [in_top, in_tp, np.full(n, top_share), p_score, g_score, own_ld, par_ld,
+                                        in_dense, np.full(n, el_chars[node] / total)])

@@ -1,0 +1,88 @@
+"""The block model: gradient-boosted trees read from JSON and evaluated in numpy.
+
+``scripts/train_learned.py`` trains scikit-learn's ``HistGradientBoostingClassifier``
+and writes its trees here as padded arrays (one row per tree): ``feature``,
+``threshold``, ``left``, ``right`` and ``value`` per node. A leaf points to itself
+with an infinite threshold, so every block walks ``depth`` levels of every tree
+at once: a handful of numpy gathers per level for the whole page, no Python per
+block or per tree. scikit-learn is never imported here.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_MODEL = Path(__file__).with_name("model.json")
+
+
+class BlockModel:
+    def __init__(self, data: dict):
+        self.features: list[str] = data["features"]
+        self.vocab: list[str] = data["vocab"]
+        self.threshold = float(data.get("threshold", 0.5))
+        self.base = float(data["base"])
+        self.depth = int(data["depth"])
+        self.info = data.get("info", {})
+        trees = data["trees"]
+        feature, limit, left, value = _siblings_adjacent(*(np.asarray(trees[k]) for k in
+                                                           ("feature", "threshold", "left", "right", "value")))
+        self.n_trees, self.width = feature.shape
+        self.offset = (np.arange(self.n_trees, dtype=np.int64) * self.width)[None, :]
+        self.feature = feature.ravel()
+        self.limit = limit.ravel()
+        self.left = (left + self.offset.T).ravel()  # flat node ids; the right child is left + 1
+        self.value = value.ravel()
+
+    def margin(self, X: np.ndarray) -> np.ndarray:
+        """Log-odds of "content" per row of ``X`` (blocks x features)."""
+        n, f = X.shape
+        if f != len(self.features):
+            raise ValueError(f"model wants {len(self.features)} features, got {f}")
+        if not n:
+            return np.zeros(0)
+        flat = np.ascontiguousarray(X).ravel()  # float32 compares exactly against float64 thresholds
+        row = (np.arange(n, dtype=np.int64) * f)[:, None]
+        node = np.broadcast_to(self.offset, (n, self.n_trees))
+        for _ in range(self.depth):
+            x = flat[row + self.feature[node]]
+            node = self.left[node] + (x > self.limit[node])
+        return self.base + self.value[node].sum(axis=1)
+
+    def keep(self, X: np.ndarray) -> np.ndarray:
+        """Boolean per block: probability of content at or above the model's threshold."""
+        return 1.0 / (1.0 + np.exp(-self.margin(X))) >= self.threshold
+
+
+def _siblings_adjacent(feature, limit, left, right, value):
+    """The trees renumbered breadth-first, so every right child sits just after its left sibling (one gather
+    per level fewer); a leaf (``left == itself``) becomes a self-loop with an infinite threshold."""
+    n_trees, width = feature.shape
+    out_feature = np.zeros((n_trees, width), dtype=np.int64)
+    out_limit = np.full((n_trees, width), np.inf)
+    out_left = np.tile(np.arange(width, dtype=np.int64), (n_trees, 1))
+    out_value = np.zeros((n_trees, width))
+    for t in range(n_trees):
+        order = [0]  # old node ids in their new order; grows while it is read
+        for i, old in enumerate(order):
+            if left[t, old] == old:
+                out_value[t, i] = value[t, old]
+                continue
+            out_feature[t, i], out_limit[t, i], out_left[t, i] = feature[t, old], limit[t, old], len(order)
+            order += [left[t, old], right[t, old]]
+    return out_feature, out_limit, out_left, out_value
+
+
+def load_model(path: str | None = None) -> BlockModel:
+    """The model at ``path`` (default: the one shipped with the package), read once per process."""
+    return _load(str(Path(path).resolve()) if path else str(DEFAULT_MODEL.resolve()))
+
+
+@lru_cache(maxsize=8)
+def _load(path: str) -> BlockModel:
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"no block model at {p}: train one with scripts/train_learned.py")
+    return BlockModel(json.loads(p.read_text()))

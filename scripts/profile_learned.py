@@ -1,0 +1,78 @@
+#!/usr/bin/env python
+"""Where the learned cleaner's time goes: CPU ms per page for each stage, on real gold-set pages.
+
+    scripts/profile_learned.py [--sets dragnet,l3s-gn1] [--pages 200] [--model FILE]
+
+Stages: decode + parse (webprune's own steps), ``body_markup`` (noise out, one
+serialisation), ``split_blocks``, ``page_features``, the model, and, for
+comparison, the whole ``--cleaner learned`` pipeline and tag removal alone.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from eval.cleaning.gold import gold_pages  # noqa: E402
+from eval.cleaning.harness import strip_wrapper  # noqa: E402
+from preprocess.cleaners.learned.blocks import body_markup, split_blocks  # noqa: E402
+from preprocess.cleaners.learned.features import TokenVocab, page_features  # noqa: E402
+from preprocess.cleaners.learned.model import load_model  # noqa: E402
+from preprocess.document import Document  # noqa: E402
+from preprocess.options import CleanOptions  # noqa: E402
+from preprocess.pipeline import Pipeline, build_steps, run_steps  # noqa: E402
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--sets", default="cleaneval-final,dragnet,l3s-gn1")
+    ap.add_argument("--pages", type=int, default=200, help="first N pages of each set")
+    ap.add_argument("--model", default=None, help="block model (default: the shipped one)")
+    args = ap.parse_args(argv)
+    pages = [p for s in args.sets.split(",") for p in gold_pages(args.shared, [s])[: args.pages]]
+    raws = [strip_wrapper(p.input.read_bytes()) for p in pages]
+    model = load_model(args.model)
+    vocab = TokenVocab(model.vocab)
+    pre = build_steps(CleanOptions(), stop_before="tags")
+    cpu = dict.fromkeys(("decode+parse", "body_markup", "split_blocks", "page_features", "model"), 0.0)
+    for raw in raws:
+        t = time.process_time()
+        docs = run_steps(pre, [Document(id="p", content_type="text/html", raw=raw)])
+        cpu["decode+parse"] += time.process_time() - t
+        if not docs or docs[0].tree.body is None:
+            continue
+        tree = docs[0].tree
+        t = time.process_time()
+        markup = body_markup(tree)
+        cpu["body_markup"] += time.process_time() - t
+        t = time.process_time()
+        page = split_blocks(markup)
+        cpu["split_blocks"] += time.process_time() - t
+        if not page.texts:
+            continue
+        t = time.process_time()
+        X = page_features(page, tree.title or "", vocab)
+        cpu["page_features"] += time.process_time() - t
+        t = time.process_time()
+        model.keep(X)
+        cpu["model"] += time.process_time() - t
+    for name, opts in (("pipeline --cleaner learned", CleanOptions(cleaner="learned", learned_model=args.model)),
+                       ("pipeline --cleaner tags", CleanOptions())):
+        docs = [Document(id=str(i), content_type="text/html", raw=r) for i, r in enumerate(raws)]
+        t = time.process_time()
+        Pipeline(opts).process(docs)
+        cpu[name] = time.process_time() - t
+    print(f"{len(raws)} pages of {args.sets}")
+    print("| stage | ms/page | docs/s |\n|---|---:|---:|")
+    for name, s in cpu.items():
+        ms = 1000 * s / len(raws)
+        print(f"| {name} | {ms:.2f} | {1000 / ms if ms else float('inf'):,.0f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
