@@ -89,6 +89,17 @@ def test_a_corrupt_gzip_member_costs_one_record_and_reading_resumes_at_the_next_
     assert stats.counts["records"] == 10
 
 
+def test_a_length_running_into_a_corrupt_member_costs_that_member_alone():
+    """The fuzz benchmark's case: record 4's Content-Length is too long and record 5's member is corrupt.
+    Record 4 is kept (its own member is intact); record 5 is the one record lost."""
+    members = [gz(record(n, length=len(record(n)) + 5000 if n == 4 else None)) for n in range(10)]
+    bad = bytearray(members[5])
+    bad[20:80] = bytes(60)
+    got, stats = read(b"".join(members[:5] + [bytes(bad)] + members[6:]))
+    assert got == ids([0, 1, 2, 3, 4, 6, 7, 8, 9]) and stats.group("failed") == {"corrupt": 1}
+    assert stats.counts["records"] == 10
+
+
 def test_junk_between_members_is_skipped():
     members = [gz(record(n)) for n in range(6)]
     got, stats = read(b"".join(members[:3]) + b"\x00garbage bytes\x01" * 50 + b"".join(members[3:]))

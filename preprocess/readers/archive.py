@@ -66,7 +66,10 @@ class Archive:
                 self.stats.update("read.junk_bytes", gap.raw_end - gap.raw_start)
                 self.stats.note("read.junk_bytes", f"{self.uri} @ raw offset {gap.raw_start}: {gap.error}")
                 continue
-            if record_pos is not None and gap.pos > record_pos and not cut:
+            # the record's own member failed: its failure stands for the gap. A later member that failed (a
+            # Content-Length running past the record's intact member) is a record lost of its own.
+            if record_pos is not None and gap.pos > record_pos and not cut \
+                    and gap.raw_start <= (self.s.member_of(record_pos) or 0):
                 cut = True
                 continue
             self.fail("corrupt", gap.pos, f"gzip member at raw offset {gap.raw_start} unreadable ({gap.error}); "

@@ -204,6 +204,11 @@ class MemberStream:
         i = bisect.bisect_left(self.starts, (pos, -1))
         return self.starts[i][1] if i < len(self.starts) and self.starts[i][0] == pos else None
 
+    def member_of(self, pos: int) -> int | None:
+        """Raw offset of the member that holds decompressed position ``pos`` (None if not gzipped)."""
+        i = bisect.bisect_right(self.starts, (pos, float("inf"))) - 1
+        return self.starts[i][1] if i >= 0 else None
+
     def member_starts_in(self, lo: int, hi: int) -> list[int]:
         """Decompressed positions of members that start in (lo, hi)."""
         i = bisect.bisect_right(self.starts, (lo, float("inf")))
