@@ -108,6 +108,32 @@ def test_cacm_mu1000_equals_pyserini_cli_line_for_line(cacm, tmp_path):
     assert strip_tag(ours) == strip_tag(theirs)
 
 
+def test_cacm_bm25_equals_pyserini_cli_line_for_line(cacm, tmp_path):
+    """`[search] model = "bm25"` (search.models) against `python -m pyserini.search.lucene --bm25` on the same index."""
+    from search.models import RetrievalModel
+    from search.qld import run_search
+    from search.topics import read_topics
+
+    out, summary, _ = cacm
+    index = summary["variants"]["tags-mu1000"]["index"]
+    topics_file = str(shared("retrieval", "cacm", "topics.cacm.txt"))
+    ours = tmp_path / "ours.txt"
+    stats = run_search(index, read_topics(topics_file), ours, k=1000, model=RetrievalModel("bm25", k1=0.9, b=0.4))
+    assert stats["label"] == "BM25 k1=0.9 b=0.4"
+    ref = tmp_path / "pyserini.txt"
+    env = dict(os.environ, OPENAI_API_KEY="unused")
+    proc = subprocess.run([sys.executable, "-m", "tests.pyserini_cli", "pyserini.search.lucene", "--index", index,
+                           "--topics", topics_file, "--bm25", "--k1", "0.9", "--b", "0.4", "--hits", "1000",
+                           "--output", str(ref)], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    strip_tag = lambda lines: [l.rsplit(" ", 1)[0] for l in lines]
+    ours, theirs = ours.read_text().splitlines(), ref.read_text().splitlines()
+    assert len(ours) == len(theirs) > 50000
+    assert strip_tag(ours) == strip_tag(theirs)
+    qld = (out / "runs" / "tags-mu1000.txt").read_text().splitlines()
+    assert strip_tag(qld) != strip_tag(ours)  # a different model ranks differently
+
+
 def test_cacm_mu2000_equals_lucene_searcher_set_qld(cacm):
     out, summary, _ = cacm
     index = summary["variants"]["tags-mu2000"]["index"]

@@ -36,11 +36,22 @@ class Variant:
     model: str | None = None          # a [models.NAME] to train when missing and prune with
     mu: float | None = None
     k: int | None = None
+    retrieval: str | None = None      # the variant's retrieval model (qld | bm25); default: [search] model
+    k1: float | None = None
+    b: float | None = None
+    rm3: bool | None = None
+    fb_terms: int | None = None
+    fb_docs: int | None = None
+    original_query_weight: float | None = None
     expect: dict = field(default_factory=dict)   # metric -> expected value (--check)
     tolerance: float | None = None
 
 
-_VARIANT_KEYS = {"name": str, "model": str, "mu": float, "k": int, "expect": dict[str, float], "tolerance": float}
+_VARIANT_KEYS = {"name": str, "model": str, "mu": float, "k": int, "expect": dict[str, float], "tolerance": float,
+                 "retrieval": str, "k1": float, "b": float, "rm3": bool, "fb_terms": int, "fb_docs": int,
+                 "original_query_weight": float}
+_RETRIEVAL_KEYS = {"retrieval": "name", "mu": "mu", "k1": "k1", "b": "b", "rm3": "rm3", "fb_terms": "fb_terms",
+                   "fb_docs": "fb_docs", "original_query_weight": "original_query_weight"}
 _SECTIONS = ("name", "collection", "topics", "qrels", "preprocess", "index", "search", "eval", "models", "variants",
              "co2", "report", "cleaning")
 
@@ -65,6 +76,10 @@ class Experiment:
     def path(self, p: str) -> Path:
         p = Path(p)
         return p if p.is_absolute() else (self.base / p).resolve()
+
+    def retrieval(self, v: Variant):
+        """The variant's :class:`search.models.RetrievalModel`: its own keys over ``[search]``'s."""
+        return self.search.retrieval(**{m: getattr(v, k) for k, m in _RETRIEVAL_KEYS.items()})
 
     @property
     def baseline(self) -> str:
@@ -119,6 +134,9 @@ def parse_config(data: dict, base: Path, default_name: str) -> Experiment:
         raise ValueError("config: name must be a non-empty string")
     search = section(Search, data.get("search", {}), "[search]")
     check_search(search, base)
+    for v in variants:
+        search.retrieval(**{m: getattr(v, k) for k, m in _RETRIEVAL_KEYS.items()}).check(f"[[variants]] {v.name!r}:",
+                                                                                       "retrieval")
     check_method(ev.correction)
     rep = section(Report, data.get("report", {}), "[report]")
     if rep.metric is not None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from eval.metrics import DEFAULT_METRICS
 from preprocess.options import closest
+from search.models import RetrievalModel
 
 REQUIRED = dataclasses.MISSING
 
@@ -87,7 +88,14 @@ class Index:
 
 @dataclass(frozen=True)
 class Search:
-    mu: float = 2000.0
+    model: str = "qld"                # the retrieval model: qld | bm25 (a variant may set its own)
+    mu: float = 2000.0                # QLD
+    k1: float = 0.9                   # BM25 (Pyserini's defaults)
+    b: float = 0.4
+    rm3: bool = False                 # RM3 expansion on top of the model
+    fb_terms: int = 10
+    fb_docs: int = 10
+    original_query_weight: float = 0.5
     k: int = 1000
     threads: int = 2
     repeats: int = 3                  # timed repeats of each search (median, min-max); at least 3
@@ -95,6 +103,13 @@ class Search:
     load_file: str | None = None      # the load's queries (one a line, or a topics file); default: sampled
     load_seed: int = 42               # ... from the baseline collection's titles and headlines
     load_k: int | None = None         # hits per load query (default: k)
+
+    def retrieval(self, **override) -> RetrievalModel:
+        """The config-wide retrieval model, with a variant's values (None: not set) over it."""
+        values = {"name": self.model, "mu": self.mu, "k1": self.k1, "b": self.b, "rm3": self.rm3,
+                  "fb_terms": self.fb_terms, "fb_docs": self.fb_docs,
+                  "original_query_weight": self.original_query_weight}
+        return RetrievalModel(**(values | {k: v for k, v in override.items() if v is not None}))
 
 
 @dataclass(frozen=True)
@@ -140,6 +155,7 @@ class Model:
 
 
 def check_search(s: Search, base: Path) -> None:
+    s.retrieval().check("[search]")
     if s.load < 0:
         raise ValueError(f"[search] load must be a number of queries >= 0 (0: no query load), not {s.load}")
     if s.repeats < 3:
