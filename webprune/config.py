@@ -7,7 +7,8 @@ key with what to write. Paths are relative to the config file. Cleaning options 
 a variant are :class:`preprocess.options.CleanOptions` fields, ``[preprocess]``
 holds :class:`preprocess.options.RunOptions`. A variant may carry expected metric
 values (``expect = {AP = 0.3265}``, ``tolerance``) that ``webprune run --check``
-compares with what the run measured. The report's sections: ``[search] load``/``repeats`` (timed
+compares with what the run measured, a retrieval model (``retrieval``, ``k1``, ``b``, ``rm3``, ...
+over ``[search]``'s) and its own ``inputs`` (e.g. a clean ceiling beside the web collection). The report's sections: ``[search] load``/``repeats`` (timed
 query load), ``[eval] ttest``/``correction``, ``[co2]``, ``[report]`` and ``[cleaning]``
 (see :mod:`eval.paper`).
 """
@@ -43,13 +44,14 @@ class Variant:
     fb_terms: int | None = None
     fb_docs: int | None = None
     original_query_weight: float | None = None
+    inputs: list[str] | None = None   # other inputs than [collection]'s (e.g. a clean ceiling); relative paths
     expect: dict = field(default_factory=dict)   # metric -> expected value (--check)
     tolerance: float | None = None
 
 
 _VARIANT_KEYS = {"name": str, "model": str, "mu": float, "k": int, "expect": dict[str, float], "tolerance": float,
                  "retrieval": str, "k1": float, "b": float, "rm3": bool, "fb_terms": int, "fb_docs": int,
-                 "original_query_weight": float}
+                 "original_query_weight": float, "inputs": list[str]}
 _RETRIEVAL_KEYS = {"retrieval": "name", "mu": "mu", "k1": "k1", "b": "b", "rm3": "rm3", "fb_terms": "fb_terms",
                    "fb_docs": "fb_docs", "original_query_weight": "original_query_weight"}
 _SECTIONS = ("name", "collection", "topics", "qrels", "preprocess", "index", "search", "eval", "models", "variants",
@@ -135,6 +137,9 @@ def parse_config(data: dict, base: Path, default_name: str) -> Experiment:
     search = section(Search, data.get("search", {}), "[search]")
     check_search(search, base)
     for v in variants:
+        for p in v.inputs or []:
+            if not (Path(p) if Path(p).is_absolute() else base / p).exists():
+                raise ValueError(f"[[variants]] {v.name!r}: input {p!r} does not exist ({base / p})")
         search.retrieval(**{m: getattr(v, k) for k, m in _RETRIEVAL_KEYS.items()}).check(f"[[variants]] {v.name!r}:",
                                                                                        "retrieval")
     check_method(ev.correction)

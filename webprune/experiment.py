@@ -55,6 +55,7 @@ class Step:
     run: Path
     model: RetrievalModel
     k: int
+    inputs: list[str]                 # [collection]'s, or the variant's own
 
 
 def ensure_model(exp: Experiment, name: str) -> Path:
@@ -95,10 +96,11 @@ def plan(exp: Experiment, out: Path, inputs: list[str]) -> list[Step]:
             opts = dataclasses.replace(opts, prune_model=str(ensure_model(exp, v.model)))
         elif opts.prune_model:
             opts = dataclasses.replace(opts, prune_model=str(exp.path(opts.prune_model)))
-        key = _key(opts, inputs)
+        own = [str(exp.path(p)) for p in v.inputs] if v.inputs else inputs
+        key = _key(opts, own)
         steps.append(Step(v, opts.check(), key, out / "collections" / key, out / "indexes" / key,
                           out / "runs" / f"{v.name}.txt", exp.retrieval(v),
-                          v.k if v.k is not None else exp.search.k))
+                          v.k if v.k is not None else exp.search.k, own))
     return steps
 
 
@@ -146,10 +148,10 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
             row["preprocess"] = json.loads((s.collection / "stats.json").read_text())
             row["preprocess_energy"] = _energy(s.collection / ENERGY_FILE)
         else:
-            log.info("[%s] preprocess %s", s.variant.name, ", ".join(inputs))
+            log.info("[%s] preprocess %s", s.variant.name, ", ".join(s.inputs))
             shutil.rmtree(s.collection, ignore_errors=True)
             with Meter(*_cc(exp)) as m:
-                row["preprocess"] = run_preprocess(inputs, str(s.collection), s.opts, exp.preprocess,
+                row["preprocess"] = run_preprocess(s.inputs, str(s.collection), s.opts, exp.preprocess,
                                                    progress=progress)
             (s.collection / "options.json").write_text(json.dumps(s.opts.to_dict(), indent=1) + "\n")
             row["preprocess_energy"] = _energy(s.collection / ENERGY_FILE, m)
