@@ -103,7 +103,7 @@ def _cmd_search(a) -> int:
     from search.topics import read_topics
 
     model = RetrievalModel(a.model, mu=a.mu, k1=a.k1, b=a.b, rm3=a.rm3, fb_terms=a.fb_terms, fb_docs=a.fb_docs,
-                           original_query_weight=a.original_query_weight).check("webprune search options:", "--model")
+                           original_query_weight=a.original_query_weight).check("options:", "--model")
 
     topics = read_topics(a.topics, a.field, a.format)
     output_file(a.output, "--output")
