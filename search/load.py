@@ -98,7 +98,7 @@ def write_queries(queries: dict[str, str], path: str | Path) -> None:
 
 def timed_searches(jobs: dict[str, dict], threads: int = 2, repeats: int = 3, warmup: int = 1, measure=None,
                    chunk: int = 2000) -> dict[str, list[dict]]:
-    """Time each job ``{"index", "queries", "mu", "k"}`` ``repeats`` times, round-robin over the jobs.
+    """Time each job ``{"index", "queries", "model", "k"}`` (``model``: a :class:`search.models.RetrievalModel`) ``repeats`` times, round-robin over the jobs.
 
     Every job has its own open searcher and one untimed warm-up run first; the repeats then take
     turns (job 1, job 2, ..., job 1, ...), so JIT compilation and the other load on the machine fall
@@ -118,7 +118,7 @@ def timed_searches(jobs: dict[str, dict], threads: int = 2, repeats: int = 3, wa
             if not list(Path(job["index"]).glob("segments_*")):
                 raise FileNotFoundError(f"{job['index']}: not a Lucene index")
             searchers[name] = autoclass("io.anserini.search.SimpleSearcher")(str(job["index"]))
-            searchers[name].set_qld(float(job["mu"]))
+            job["model"].configure(searchers[name])
             qids = list(job["queries"])
             batches[name] = [(_strings([job["queries"][q] for q in qids[i:i + chunk]]), _strings(qids[i:i + chunk]))
                              for i in range(0, len(qids), chunk)]

@@ -1,9 +1,9 @@
-"""Query likelihood with Dirichlet smoothing over a Pyserini/Anserini Lucene index.
+"""Search a Pyserini/Anserini Lucene index: QL-Dirichlet by default, or any :class:`search.models.RetrievalModel`.
 
 Uses Anserini's ``SimpleSearcher`` (the Java class behind Pyserini's
 ``LuceneSearcher``) through Pyserini's classpath set-up, which avoids the ~10 s
 torch import of ``pyserini.search.lucene``; queries go through the same default
-analyzer and query generator, so runs equal ``LuceneSearcher.set_qld(mu)`` ones.
+analyzer and query generator, so runs equal ``LuceneSearcher.set_qld(mu)`` (or ``set_bm25``/``set_rm3``) ones.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from index.java import autoclass
+from search.models import RetrievalModel
 
 
 def _strings(items):
@@ -24,8 +25,10 @@ def _strings(items):
 
 
 def qld_search(index: str | Path, topics: dict[str, str], mu: float = 2000.0, k: int = 1000,
-               threads: int = 2, chunk: int = 500) -> dict[str, list[tuple[str, float]]]:
-    """{qid: [(docid, score), ...]} best first."""
+               threads: int = 2, chunk: int = 500, model: RetrievalModel | None = None
+               ) -> dict[str, list[tuple[str, float]]]:
+    """{qid: [(docid, score), ...]} best first; ``model`` (default: QLD with ``mu``) ranks."""
+    model = model or RetrievalModel("qld", mu=mu)
     index = Path(index)
     if not (index / "segments_1").exists() and not list(index.glob("segments_*")):
         raise FileNotFoundError(f"{index}: not a Lucene index; build one with `webprune index COLLECTION --index {index}`")
@@ -37,7 +40,7 @@ def qld_search(index: str | Path, topics: dict[str, str], mu: float = 2000.0, k:
 
         bar = tqdm(total=len(qids), unit=" queries", desc="search")
     try:
-        searcher.set_qld(float(mu))
+        model.configure(searcher)
         for start in range(0, len(qids), chunk):  # chunks: progress, and bounded memory for 10K+ topics
             part = qids[start:start + chunk]
             results = searcher.batch_search(_strings([topics[q] for q in part]), _strings(part), int(k), int(threads))
@@ -64,12 +67,13 @@ def write_run(results: dict[str, list[tuple[str, float]]], path: str | Path, tag
 
 
 def run_search(index: str | Path, topics: dict[str, str], output: str | Path, mu: float = 2000.0, k: int = 1000,
-               threads: int = 2, tag: str = "webprune") -> dict:
+               threads: int = 2, tag: str = "webprune", model: RetrievalModel | None = None) -> dict:
+    model = model or RetrievalModel("qld", mu=mu)
     t0, c0 = time.perf_counter(), time.process_time()
-    results = qld_search(index, topics, mu=mu, k=k, threads=threads)
+    results = qld_search(index, topics, k=k, threads=threads, model=model)
     wall = time.perf_counter() - t0
     write_run(results, output, tag)
-    stats = {"index": str(index), "run": str(output), "topics": len(topics), "mu": mu, "k": k, "threads": threads,
+    stats = {"index": str(index), "run": str(output), "topics": len(topics), **model.to_dict(), "k": k, "threads": threads,
              "wall_s": round(wall, 3), "cpu_s_driver": round(time.process_time() - c0, 3),
              "queries_per_s": round(len(topics) / wall, 2) if wall else None}
     Path(str(output) + ".stats.json").write_text(json.dumps(stats, indent=2) + "\n")

@@ -102,3 +102,11 @@ def test_the_real_command_prints_no_traceback(files):
     proc = subprocess.run([sys.executable, "-m", "webprune.cli", "--debug", "eval", "-q", str(files / "qrels.txt"),
                            str(files / "run.txt"), "--metrics", "FOO"], capture_output=True, text=True, cwd=ROOT)
     assert "Traceback" in proc.stderr  # --debug shows it
+
+
+def test_bad_retrieval_model_options(files, capsys):
+    (files / "t.txt").write_text("<top>\n<num> Number: 1\n<title> x\n</top>\n")
+    args = ["search", "-i", str(files / "idx"), "-t", str(files / "t.txt"), "-o", str(files / "run.txt")]
+    one_line_error(capsys, args + ["--model", "bm52"], "invalid choice")
+    one_line_error(capsys, args + ["--model", "bm25", "--b", "1.5"], "0 <= b <= 1")
+    one_line_error(capsys, args + ["--rm3", "--fb-docs", "0"], "fb_docs >= 1")

@@ -104,10 +104,24 @@ def test_a_valid_config_is_typed(tmp_path):
     ('[eval]\nbaseline = "tagz"', "is not a variant"),
     ('[preprocess]\nworkerz = 2', "did you mean 'workers'"),
     ('[index]\nthreads = "two"', "must be a whole number"),
+    ('[search]\nmodel = "bm52"', r"\[search\] model 'bm52' is not a retrieval model .did you mean 'bm25'"),
+    ('[[variants]]\nname = "x"\nretrieval = "qdl"', r"'x': retrieval 'qdl' .* .did you mean 'qld'"),
+    ('[[variants]]\nname = "x"\nretrieval = "bm25"\nb = 1.5', "0 <= b <= 1"),
+    ('[search]\nrm3 = true\nfb_docs = 0', "fb_docs >= 1"),
+    ('[search]\nrm3 = "yes"', "must be true or false"),
 ])
 def test_config_mistakes_are_refused_with_the_closest_valid_name(tmp_path, change, message):
     with pytest.raises(ValueError, match=message):
         config(tmp_path, BASE + change + "\n")
+
+
+def test_retrieval_model_per_variant_over_the_config_wide_one(tmp_path):
+    exp = config(tmp_path, BASE + '[search]\nmodel = "bm25"\nk1 = 1.2\n[[variants]]\nname = "qld"\n'
+                                  'retrieval = "qld"\nmu = 1000\n[[variants]]\nname = "rm3"\nrm3 = true\nb = 0.75\n')
+    tags, qld, rm3 = (exp.retrieval(v) for v in exp.variants)
+    assert tags.label() == "BM25 k1=1.2 b=0.4" and qld.label() == "QLD μ=1000"
+    assert rm3.label() == "BM25 k1=1.2 b=0.75 +RM3(10 terms, 10 docs, 0.5)"
+    assert exp.variants[2].clean == CleanOptions()  # retrieval keys are not cleaning options
 
 
 def test_inputs_must_be_a_list_and_sections_must_exist(tmp_path):

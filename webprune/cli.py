@@ -116,13 +116,17 @@ def _cmd_index(a) -> int:
 
 
 def _cmd_search(a) -> int:
+    from search.models import RetrievalModel
     from search.qld import run_search
     from search.topics import read_topics
 
+    model = RetrievalModel(a.model, mu=a.mu, k1=a.k1, b=a.b, rm3=a.rm3, fb_terms=a.fb_terms, fb_docs=a.fb_docs,
+                           original_query_weight=a.original_query_weight).check("options:", "--model")
+
     topics = read_topics(a.topics, a.field, a.format)
     output_file(a.output, "--output")
-    s = run_search(a.index, topics, a.output, mu=a.mu, k=a.k, threads=a.threads, tag=a.tag)
-    print(f"{s['topics']} topics, QLD mu={a.mu}, k={a.k}: {s['wall_s']:.1f} s -> {a.output}")
+    s = run_search(a.index, topics, a.output, k=a.k, threads=a.threads, tag=a.tag, model=model)
+    print(f"{s['topics']} topics, {model.label()}, k={a.k}: {s['wall_s']:.1f} s -> {a.output}")
     return 0
 
 
@@ -262,11 +266,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--store-raw", action="store_true", help="also store the raw JSON (bigger index)")
     s.set_defaults(func=_cmd_index)
 
-    s = sub.add_parser("search", help="QL-Dirichlet run in TREC format")
+    s = sub.add_parser("search", help="QL-Dirichlet (or BM25, +RM3) run in TREC format")
     s.add_argument("--index", "-i", required=True)
     s.add_argument("--topics", "-t", required=True, help="TREC/CACM topics, Web Track XML or Decision Track XML")
     s.add_argument("--output", "-o", required=True, help="run file")
-    s.add_argument("--mu", type=float, default=2000.0)
+    s.add_argument("--model", choices=("qld", "bm25"), default="qld", help="retrieval model (default: qld)")
+    s.add_argument("--mu", type=float, default=2000.0, help="QLD's Dirichlet prior")
+    s.add_argument("--k1", type=float, default=0.9, help="BM25 k1")
+    s.add_argument("--b", type=float, default=0.4, help="BM25 b")
+    s.add_argument("--rm3", action="store_true", help="RM3 query expansion on top of the model")
+    s.add_argument("--fb-terms", type=int, default=10, help="RM3 expansion terms")
+    s.add_argument("--fb-docs", type=int, default=10, help="RM3 feedback documents")
+    s.add_argument("--original-query-weight", type=float, default=0.5, help="RM3 weight of the original query")
     s.add_argument("--k", type=int, default=1000, help="hits per topic")
     s.add_argument("--field", choices=("query", "description"), default="query")
     s.add_argument("--format", choices=("trec", "cacm", "webxml", "dtxml"), default=None, help="default: detected")

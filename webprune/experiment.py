@@ -35,6 +35,7 @@ from preprocess.options import CleanOptions
 from preprocess.run import run_preprocess
 from preprocess.units import code_id
 from search.load import load_queries, summarise, timed_searches, write_queries
+from search.models import RetrievalModel
 from search.qld import run_search
 from search.topics import read_topics
 from webprune.config import Experiment, Variant
@@ -52,8 +53,9 @@ class Step:
     collection: Path
     index: Path
     run: Path
-    mu: float
+    model: RetrievalModel
     k: int
+    inputs: list[str]                 # [collection]'s, or the variant's own
 
 
 def ensure_model(exp: Experiment, name: str) -> Path:
@@ -94,10 +96,11 @@ def plan(exp: Experiment, out: Path, inputs: list[str]) -> list[Step]:
             opts = dataclasses.replace(opts, prune_model=str(ensure_model(exp, v.model)))
         elif opts.prune_model:
             opts = dataclasses.replace(opts, prune_model=str(exp.path(opts.prune_model)))
-        key = _key(opts, inputs)
+        own = [str(exp.path(p)) for p in v.inputs] if v.inputs else inputs
+        key = _key(opts, own)
         steps.append(Step(v, opts.check(), key, out / "collections" / key, out / "indexes" / key,
-                          out / "runs" / f"{v.name}.txt", v.mu if v.mu is not None else exp.search.mu,
-                          v.k if v.k is not None else exp.search.k))
+                          out / "runs" / f"{v.name}.txt", exp.retrieval(v),
+                          v.k if v.k is not None else exp.search.k, own))
     return steps
 
 
@@ -145,10 +148,10 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
             row["preprocess"] = json.loads((s.collection / "stats.json").read_text())
             row["preprocess_energy"] = _energy(s.collection / ENERGY_FILE)
         else:
-            log.info("[%s] preprocess %s", s.variant.name, ", ".join(inputs))
+            log.info("[%s] preprocess %s", s.variant.name, ", ".join(s.inputs))
             shutil.rmtree(s.collection, ignore_errors=True)
             with Meter(*_cc(exp)) as m:
-                row["preprocess"] = run_preprocess(inputs, str(s.collection), s.opts, exp.preprocess,
+                row["preprocess"] = run_preprocess(s.inputs, str(s.collection), s.opts, exp.preprocess,
                                                    progress=progress)
             (s.collection / "options.json").write_text(json.dumps(s.opts.to_dict(), indent=1) + "\n")
             row["preprocess_energy"] = _energy(s.collection / ENERGY_FILE, m)
@@ -164,12 +167,13 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
     queries, load_info = query_load(exp, steps, out) if out is not None else ({}, {})
     jobs = {}
     for s in steps:
-        log.info("[%s] search mu=%s k=%s", s.variant.name, s.mu, s.k)
-        rows[s.variant.name]["search"] = run_search(s.index, topics, s.run, mu=s.mu, k=s.k,
+        log.info("[%s] search %s k=%s", s.variant.name, s.model.label(), s.k)
+        rows[s.variant.name]["search"] = run_search(s.index, topics, s.run, k=s.k, model=s.model,
                                                     threads=exp.search.threads, tag=s.variant.name)
-        jobs[(s.variant.name, "search_timing")] = {"index": s.index, "queries": topics, "mu": s.mu, "k": s.k}
+        jobs[(s.variant.name, "search_timing")] = {"index": s.index, "queries": topics, "model": s.model, "k": s.k}
         if queries:
-            jobs[(s.variant.name, "load")] = {"index": s.index, "queries": queries, "mu": s.mu, "k": load_info["k"]}
+            jobs[(s.variant.name, "load")] = {"index": s.index, "queries": queries, "model": s.model,
+                                              "k": load_info["k"]}
     log.info("timing: %d round(s) of %d search batch(es): the topics%s of every variant", exp.search.repeats,
              len(jobs), f" and {len(queries):,} load queries" if queries else "")
     tasks = Tasks(*_cc(exp))
@@ -219,6 +223,7 @@ def report(exp: Experiment, out: Path, steps: list[Step], rows: dict) -> dict:
                       metrics=metrics, alpha=exp.eval.alpha)
     correction.apply(result, exp.eval.correction, exp.eval.ttest)
     extra = {
+        "model": {s.variant.name: s.model.label() for s in steps},
         "docs": {n: str(r["preprocess"]["written"]) for n, r in rows.items()},
         "text": {n: _size(r["preprocess"]["counters"].get("bytes_out", 0)) for n, r in rows.items()},
         "index": {n: _size(r["index_stats"]["index_bytes"]) for n, r in rows.items()},

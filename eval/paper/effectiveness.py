@@ -16,17 +16,17 @@ def effectiveness(summary: dict) -> str:
     result, rows = summary["evaluation"], summary["variants"]
     metrics = list(next(iter(result["runs"].values())))
     base, ttest = result.get("baseline"), result.get("ttest", False)
-    head = ["variant", *metrics, "docs", "collection", "index", "Δ index"]
+    head = ["variant", "model", *metrics, "docs", "collection", "index", "Δ index"]
     base_bytes = rows[base]["index_stats"]["index_bytes"] if base else None
     body = []
     for name, run in result["runs"].items():
         r = rows[name]
         ib = r["index_stats"]["index_bytes"]
         delta = f"{100 * (ib - base_bytes) / base_bytes:+.1f}%" if base_bytes and name != base else ""
-        body.append([name + (" (baseline)" if name == base else ""), *[_cell(run[m], ttest) for m in metrics],
+        body.append([name + (" (baseline)" if name == base else ""), r.get("search", {}).get("label", "QLD"), *[_cell(run[m], ttest) for m in metrics],
                      f"{r['preprocess']['written']:,}", size(r["index_stats"].get("collection_bytes")), size(ib),
                      delta])
-    out = table(head, body)
+    out = table(head, body, align="ll" + "r" * (len(head) - 2))
     if base:
         n = next(iter(result["runs"][base].values()))["topics"]
         method = result.get("correction", "none")
@@ -37,7 +37,9 @@ def effectiveness(summary: dict) -> str:
             note += " (t↑/t↓): the same for a paired t-test."
         out += "\n\n" + note
     out += ("\n\n*collection*: the JsonCollection shards on disk (compressed when `compress = true`); "
-            "*index*: the Lucene index (positions and document vectors).")
+            "*index*: the Lucene index (positions and document vectors); *model*: the retrieval model of the run "
+            "(QLD: query likelihood with Dirichlet smoothing; BM25; +RM3: RM3 expansion with its feedback terms, "
+            "documents and the original query's weight).")
     return out
 
 
