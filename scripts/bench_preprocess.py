@@ -144,17 +144,23 @@ def worker_cpu_s(stats: dict) -> float:
     return sum(v["cpu_s"] for k, v in stats["times"].items() if not k.startswith("learn."))
 
 
-def part_scaling(bench: Path) -> dict:
+def part_scaling(bench: Path, repeat: int) -> dict:
     files = pack_cleaning_pages(bench, files=8, copies=7, prefix="scale")
-    runs = {w: run_cli(files, [], workers=w) for w in (1, 2)}
-    rows = [[f"tags, {w} worker(s)", f"{s['records']:,}", s["records_per_s"], s["process_wall_s"], s["startup_s"],
-             s["driver"]["cpu_s_per_1000_records"], s["units"]["worker_peak_rss_mb"]] for w, s in runs.items()]
-    print(f"### scaling: {len(files)} files; speed-up 1 -> 2 workers "
-          f"{runs[2]['records_per_s'] / runs[1]['records_per_s']:.2f}x (cleaning pass); same output: "
-          f"{runs[1]['content_sha'] == runs[2]['content_sha']}")
-    table(["run", "records", "records/s (cleaning pass)", "process wall s", "start-up s", "driver CPU s / 1000 rec",
-           "worker peak RSS MB"], rows)
-    return runs
+    runs: dict[int, list[dict]] = {1: [], 2: []}
+    for _ in range(repeat):  # 1 and 2 workers alternate, so a change in the machine's load hits both
+        for w in (1, 2):
+            runs[w].append(run_cli(files, [], workers=w))
+    med = {w: sorted(rs, key=lambda s: s["records_per_s"])[len(rs) // 2] for w, rs in runs.items()}
+    ratios = sorted(b["records_per_s"] / a["records_per_s"] for a, b in zip(runs[1], runs[2]))
+    rows = [[f"tags, {w} worker(s)", f"{s['records']:,}", s["records_per_s"],
+             " / ".join(f"{r['records_per_s']:.0f}" for r in runs[w]), s["process_wall_s"], s["startup_s"],
+             s["driver"]["cpu_s_per_1000_records"], s["units"]["worker_peak_rss_mb"]] for w, s in med.items()]
+    same = len({s["content_sha"] for rs in runs.values() for s in rs}) == 1
+    print(f"### scaling: {len(files)} files; speed-up 1 -> 2 workers {med[2]['records_per_s'] / med[1]['records_per_s']:.2f}x "
+          f"(medians of {repeat}; pairwise {' / '.join(f'{r:.2f}' for r in ratios)}); same output in every run: {same}")
+    table(["run", "records", "records/s (cleaning pass, median)", "each run", "process wall s", "start-up s",
+           "driver CPU s / 1000 rec", "worker peak RSS MB"], rows)
+    return {w: s for w, s in med.items()}
 
 
 def old_driver_cpu(old: Path, files: list[Path], workers: int) -> tuple[float, int]:
@@ -192,9 +198,9 @@ def part_memory(bench: Path) -> None:
         for name, files in (("1x", one), ("4x", four)):
             s = run_cli(files, args, workers=1)
             rows.append([label, f"{name} ({s['records']:,} records, {files[0].stat().st_size / 1e6:.0f} MB gz)",
-                         s["units"]["worker_peak_rss_mb"]])
+                         s["units"]["worker_peak_rss_mb"], s["driver"]["peak_rss_mb"]])
     print("### memory: one input file, 1 worker")
-    table(["cleaner", "input file", "worker peak RSS MB"], rows)
+    table(["cleaner", "input file", "worker peak RSS MB", "driver peak RSS MB"], rows)
 
 
 def part_grouped(bench: Path) -> None:
@@ -227,6 +233,7 @@ def main() -> None:
     ap.add_argument("--old-checkout", type=Path, default=None,
                     help="a checkout of older code (e.g. `git worktree add ../wt-base a60cfac`) for the driver row")
     ap.add_argument("--bench-dir", type=Path, default=ROOT / "build" / "bench")
+    ap.add_argument("--repeat", type=int, default=3, help="scaling runs per worker count (medians)")
     a = ap.parse_args()
     model = a.prune_model if Path(a.prune_model).exists() else None
     if model is None:
@@ -236,7 +243,7 @@ def main() -> None:
         part_parsers()
     if "speed" in a.parts:
         extrapolate(part_speed(a.bench_dir, model))
-    runs = part_scaling(a.bench_dir) if "scaling" in a.parts else {}
+    runs = part_scaling(a.bench_dir, a.repeat) if "scaling" in a.parts else {}
     if "driver" in a.parts:
         part_driver(a.bench_dir, a.old_checkout, runs.get(2))
     if "memory" in a.parts:
