@@ -26,7 +26,8 @@ import math
 import time
 from collections import Counter
 
-from preprocess.document import Document, Line
+from preprocess.document import Document
+from preprocess.filters.prune import keep_sentences, run_threshold
 from preprocess.lm.contrastive import ContrastiveScorer, has_word, normalize_many
 from preprocess.segment import sentences_of_lines
 from preprocess.steps.base import BuildContext, Step
@@ -47,15 +48,7 @@ class ContrastivePrune(Step):
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "ContrastivePrune":
-        opts = ctx.opts
-        threshold = opts.prune_threshold
-        if opts.prune_percentile is not None:
-            calibrated = ctx.learned.get("prune_threshold")
-            if calibrated is None:
-                raise ValueError("percentile pruning needs its threshold: the prune_threshold learning pass "
-                                 "(preprocess.calibrate) runs first")
-            threshold = calibrated["threshold"]
-        return cls(opts.prune_model, threshold, opts.prune_score)
+        return cls(ctx.opts.prune_model, run_threshold(ctx), ctx.opts.prune_score)
 
     def score_sentences(self, sentences: list[str]) -> list[float | None]:
         """The decision score of each sentence (None: no word at all), normalised in one pass."""
@@ -94,17 +87,7 @@ class ContrastivePrune(Step):
         score_s = time.perf_counter() - t0
         for b, n in bins.items():
             self.stats.counts[f"{CHIST_PREFIX}{b}"] += n
-        doc.lines = [Line(" ".join(sents), doc.lines[i].link_density) for i, sents in sorted(kept_lines.items())]
-        seen = len(pieces)
-        for key, value in (("sentences", seen), ("sentences_kept", kept), ("sentences_dropped", seen - kept),
-                           ("bytes_before", before), ("bytes_after", len(doc.text.encode("utf-8"))),
-                           ("segment_score_s", score_s)):
-            self.stat_update(key, value)
-        if seen == 0:
-            self.stat_update("docs_without_sentences")
-        if not doc.lines and not doc.title:
-            return self.drop(doc, "empty_after_pruning", f"all {seen} sentences scored above {self.threshold:g}")
-        return doc
+        return keep_sentences(self, doc, kept_lines, len(pieces), kept, before, score_s)
 
 
 def score_deciles(counts: dict) -> dict[str, float]:

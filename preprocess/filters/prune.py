@@ -52,6 +52,34 @@ def fixed_threshold(opts) -> float | None:
     return opts.max_perplexity if opts.max_perplexity is not None else opts.prune_threshold
 
 
+def run_threshold(ctx: BuildContext) -> float | None:
+    """The threshold a pruner compares with: the calibrated one with ``--prune-percentile``, else
+    :func:`fixed_threshold`."""
+    if ctx.opts.prune_percentile is None:
+        return fixed_threshold(ctx.opts)
+    calibrated = ctx.learned.get("prune_threshold")
+    if calibrated is None:
+        raise ValueError("percentile pruning needs its threshold: the prune_threshold learning pass "
+                         "(preprocess.calibrate) runs first")
+    return calibrated["threshold"]
+
+
+def keep_sentences(step: Step, doc: Document, kept_lines: dict[int, list[str]], seen: int, kept: int, before: int,
+                   score_s: float) -> Document | None:
+    """The end of both pruners: each line keeps its surviving sentences, the counters are recorded, and a
+    document left with no text (and no title) is a counted skip."""
+    doc.lines = [Line(" ".join(sents), doc.lines[i].link_density) for i, sents in sorted(kept_lines.items())]
+    after = len(doc.text.encode("utf-8"))
+    for key, value in (("sentences", seen), ("sentences_kept", kept), ("sentences_dropped", seen - kept),
+                       ("bytes_before", before), ("bytes_after", after), ("segment_score_s", score_s)):
+        step.stat_update(key, value)
+    if seen == 0:
+        step.stat_update("docs_without_sentences")
+    if not doc.lines and not doc.title:
+        return step.drop(doc, "empty_after_pruning", f"all {seen} sentences scored above {step.threshold:g}")
+    return doc
+
+
 def scoring_pruner(opts) -> Step:
     """A pruner of ``opts``' model that drops nothing: what calibration scores sentences with."""
     if opts.contrastive:
@@ -99,14 +127,7 @@ class PerplexityPrune(Step):
             from preprocess.filters.contrastive import ContrastivePrune
 
             return ContrastivePrune.build(ctx)
-        threshold = opts.max_perplexity if opts.max_perplexity is not None else opts.prune_threshold
-        if opts.prune_percentile is not None:
-            calibrated = ctx.learned.get("prune_threshold")
-            if calibrated is None:
-                raise ValueError("percentile pruning needs its threshold: the prune_threshold learning pass "
-                                 "(preprocess.calibrate) runs first")
-            threshold = calibrated["threshold"]
-        return cls(opts.prune_model, threshold, opts.prune_score)
+        return cls(opts.prune_model, run_threshold(ctx), opts.prune_score)
 
     def decision_score(self, sentence: str, link_density: float = 0.0) -> tuple[float, float] | None:
         """(perplexity, the score compared with the threshold), or None for a sentence without words."""
@@ -144,13 +165,4 @@ class PerplexityPrune(Step):
         score_s = time.perf_counter() - t0
         for b, n in Counter(bins).items():
             self.stats.counts[f"{HIST_PREFIX}{b}"] += n
-        doc.lines = [Line(" ".join(sents), doc.lines[i].link_density) for i, sents in sorted(kept_lines.items())]
-        after = len(doc.text.encode("utf-8"))
-        for key, value in (("sentences", seen), ("sentences_kept", kept), ("sentences_dropped", seen - kept),
-                           ("bytes_before", before), ("bytes_after", after), ("segment_score_s", score_s)):
-            self.stat_update(key, value)
-        if seen == 0:
-            self.stat_update("docs_without_sentences")
-        if not doc.lines and not doc.title:
-            return self.drop(doc, "empty_after_pruning", f"all {seen} sentences scored above {self.threshold:g}")
-        return doc
+        return keep_sentences(self, doc, kept_lines, seen, kept, before, score_s)
