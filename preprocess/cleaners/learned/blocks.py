@@ -12,9 +12,10 @@ of a block's text in one regex pass. No Python object is made per DOM node.
 """
 from __future__ import annotations
 
-import html as htmllib
 import re
 from dataclasses import dataclass, field
+
+from preprocess.dom import fragment_text
 
 # removed from the tree before serialising: never text (tag removal skips them too); the last three
 # are raw text in lexbor's serialisation
@@ -30,7 +31,6 @@ TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
 # lexbor writes a space or ">" after a tag name
 _SPLIT = re.compile(r"<(/?)(" + "|".join(sorted(BLOCK_TAGS + ("a",), key=len, reverse=True)) + r")(?=[ >])([^>]*)>")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
-_TAG = re.compile(r"<[^>]*>")
 _CLASS_ID = re.compile(r'\b(?:class|id)="([^"]*)"')
 
 
@@ -51,14 +51,6 @@ class Page:
     el_start: list = field(default_factory=list)
     el_end: list = field(default_factory=list)
     chars: int = 0
-
-
-def _plain(chunk: str) -> str:
-    if "<" in chunk:
-        chunk = _TAG.sub("", chunk)
-    if "&" in chunk:
-        chunk = htmllib.unescape(chunk)
-    return " ".join(chunk.split())
 
 
 def body_markup(tree) -> str:
@@ -109,10 +101,10 @@ def split_blocks(markup: str, max_depth: int = 400) -> Page:
                 in_a += 1
         else:
             if buf:
-                t = _plain("".join(buf))
+                t = fragment_text("".join(buf))
                 if t:
                     texts.append(t)
-                    links.append(len(_plain("".join(lbuf))) if lbuf else 0)
+                    links.append(len(fragment_text("".join(lbuf))) if lbuf else 0)
                     owner.append(cur)
                     start.append(chars)
                     chars += len(t)
@@ -152,10 +144,10 @@ def split_blocks(markup: str, max_depth: int = 400) -> Page:
             if in_a:
                 lbuf.append(text)
     if buf:
-        t = _plain("".join(buf))
+        t = fragment_text("".join(buf))
         if t:
             texts.append(t)
-            links.append(len(_plain("".join(lbuf))) if lbuf else 0)
+            links.append(len(fragment_text("".join(lbuf))) if lbuf else 0)
             owner.append(cur)
             start.append(chars)
             chars += len(t)
