@@ -80,6 +80,41 @@ def test_features_have_one_row_per_block_and_one_column_per_name():
     assert X[2, names.index("own:footer")] == 1 and X[1, names.index("own:footer")] == 0
 
 
+def test_only_anchors_with_an_href_count_as_link_text():
+    # <a name=...> wraps whole posts on old forum pages (lexbor reopens it in every paragraph): not a link
+    page = split_blocks('<body><p><a name="post1">A long post that is not a link at all.</a></p>'
+                        '<p>Read <a href="/more">more here</a></p></body>')
+    assert page.texts == ["A long post that is not a link at all.", "Read more here"]
+    assert page.link_chars == [0, len("more here")]
+
+
+def test_path_names_and_distance_from_readabilitys_candidate():
+    vocab = TokenVocab([])
+    page = split_blocks(f'<body><div class="article"><p>{ARTICLE}</p><p>{ARTICLE}, and more, and more.</p></div>'
+                        '<div id="comments"><div class="c1"><p>Great post, thanks, really.</p></div></div>'
+                        '<div class="sidebar-promo"><p>Buy now</p></div></body>')
+    X = page_features(page, "Bees", vocab)
+    col = {n: X[:, i].tolist() for i, n in enumerate(feature_names(vocab))}
+    assert col["in_top"] == [1, 1, 0, 0]
+    assert col["comment_path"] == [0, 0, 1, 0] and col["negative_path"] == [0, 0, 1, 1]
+    assert col["positive_path"] == [1, 1, 0, 0]
+    assert col["after_top"][:2] == [0, 0] and 0 < col["after_top"][2] < col["after_top"][3] < 1
+    assert col["before_top"] == [0, 0, 0, 0]
+
+
+def test_subtree_sizes_by_depth_level_equal_a_walk_up_the_tree():
+    from preprocess.cleaners.learned.context import _subtree_sizes
+
+    page = split_blocks("<body><div><p>a</p><ul><li>b</li><li>c<br>d</li></ul></div><div><p>e</p></div></body>")
+    parent, depth = np.asarray(page.el_parent), np.asarray(page.el_depth)
+    walk = np.ones(len(parent))
+    for e in range(len(parent) - 1, -1, -1):
+        if parent[e] >= 0:
+            walk[parent[e]] += walk[e]
+    assert _subtree_sizes(parent, depth).tolist() == walk.tolist()
+    assert walk[0] == len(parent) == 8 and walk[1] == 5  # body; the first div: itself, p, ul, two li
+
+
 def test_the_shipped_model_keeps_the_article_and_drops_menu_share_bar_and_footer():
     out, stats = clean(PAGE)
     lines = out[0]["contents"].split("\n")

@@ -85,7 +85,8 @@ def split_blocks(markup: str, max_depth: int = 400) -> Page:
     names_stack: list[str] = []
     buf: list[str] = []
     lbuf: list[str] = []
-    in_a = deep = 0
+    in_a = False
+    deep = 0
     chars = 0
     cur = -1  # the element text goes to
     tags = TAG_INDEX
@@ -94,11 +95,8 @@ def split_blocks(markup: str, max_depth: int = 400) -> Page:
     if text.strip():  # text before <body>: no body (fragments do get one from lexbor)
         buf.append(text)
     for slash, name, attrs, text in zip(it, it, it, it):
-        if name == "a":
-            if slash:
-                in_a = in_a - 1 if in_a else 0
-            else:
-                in_a += 1
+        if name == "a":  # a link is an <a> with an href (<a name=...> anchors are not); lexbor never nests them
+            in_a = not slash and "href=" in attrs
         else:
             if buf:
                 t = fragment_text("".join(buf))

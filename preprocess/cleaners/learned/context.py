@@ -4,7 +4,11 @@
   characters scores ``1 + commas + min(chars / 100, 3)`` for the element above
   its own (in full) and the one above that (half); an element's score gets its
   tag's prior and +-25 for a positive/negative class or id, and is scaled by
-  ``1 - link density``. The best element is the *top candidate*.
+  ``1 - link density``. The best element is the *top candidate*; a block
+  outside it gets its distance before or after it (share of the page).
+* **Names up the path**: does the block's element or any ancestor carry a
+  readability-negative, -positive, or comment-section class/id (comments are
+  main text in CleanEval's gold and boilerplate in the article sets').
 * **Baisa's densest node** (``density`` cleaner): from ``<body>`` descend into
   the child with the most characters per element while it holds more than
   half of the text.
@@ -24,34 +28,66 @@ from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 
 NAMES = ["page_link_density", "page_linked_share", "longest_share", "long_blocks", "in_top", "in_top_parent",
          "top_share", "parent_score", "grand_score", "own_link_density", "parent_link_density", "in_dense",
-         "dense_share"]
+         "dense_share", "after_top", "before_top", "negative_path", "positive_path", "comment_path"]
 _POSITIVE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story", re.I)
 _NEGATIVE = re.compile(r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|"
                        r"gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|"
                        r"sponsor|shopping|tags|tool|widget", re.I)
+_COMMENT = re.compile(r"comment|reply|respond|discuss|disqus|talkback", re.I)
 _TAG_PRIOR = np.zeros(len(BLOCK_TAGS))
 for _t, _w in (("div", 5), ("pre", 3), ("td", 3), ("blockquote", 3), ("address", -3), ("ol", -3), ("ul", -3),
                ("dl", -3), ("dd", -3), ("dt", -3), ("li", -3), ("form", -3), ("h1", -5), ("h2", -5), ("h3", -5),
                ("h4", -5), ("h5", -5), ("h6", -5), ("th", -5)):
     _TAG_PRIOR[BLOCK_TAGS.index(_t)] = _w
-_WEIGHTS: dict[str, float] = {"": 0.0}
+_WEIGHTS: dict[str, int] = {"": 0}
 
 
-def class_weight(names: str) -> float:
-    """Readability's class/id weight: -25 for a negative name, +25 for a positive one (both: 0)."""
+def class_flags(names: str) -> int:
+    """Bits of a class/id value: 1 readability-negative, 2 readability-positive, 4 a comment section's name."""
     w = _WEIGHTS.get(names)
     if w is None:
-        w = (25.0 if _POSITIVE.search(names) else 0.0) - (25.0 if _NEGATIVE.search(names) else 0.0)
+        w = (bool(_NEGATIVE.search(names)) | bool(_POSITIVE.search(names)) << 1
+             | bool(_COMMENT.search(names)) << 2) if names else 0
         if len(_WEIGHTS) > 50_000:
             _WEIGHTS.clear()
         _WEIGHTS[names] = w
     return w
 
 
+def _flags_of(names: list[str]) -> list[int]:
+    """:func:`class_flags` of each value; the page's new values computed once each."""
+    for value in set(names).difference(_WEIGHTS):
+        class_flags(value)
+    get = _WEIGHTS.get
+    return [f if f is not None else class_flags(v) for v, f in zip(names, map(get, names))]
+
+
+def _path_flags(flags: list[int], parent: list[int]) -> np.ndarray:
+    """Per element: the flags of it and every ancestor, OR-ed (parents come before children)."""
+    out = list(flags)
+    for e, p in enumerate(parent):
+        if p >= 0:
+            out[e] |= out[p]
+    return np.asarray(out, dtype=np.int64)
+
+
 def _in_range(n: int, lo: int, hi: int) -> np.ndarray:
     out = np.zeros(n)
     out[lo:hi] = 1
     return out
+
+
+def _subtree_sizes(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """Elements in each element's subtree (itself included): one bincount per depth level, deepest first."""
+    size = np.ones(len(parent))
+    by_depth = np.argsort(depth, kind="stable")
+    bounds = np.searchsorted(depth[by_depth], np.arange(depth.max() + 2))
+    for d in range(depth.max(), 0, -1):
+        level = by_depth[bounds[d]:bounds[d + 1]]
+        up = parent[level]
+        ok = up >= 0
+        size += np.bincount(up[ok], weights=size[level[ok]], minlength=len(size))
+    return size
 
 
 def page_context(page: Page, chars: np.ndarray, link: np.ndarray, commas: np.ndarray) -> np.ndarray:
@@ -87,30 +123,30 @@ def page_context(page: Page, chars: np.ndarray, link: np.ndarray, commas: np.nda
     g = para & (grand >= 0)
     score += np.bincount(grand[g], weights=s[g] / 2, minlength=n_el)
     scored[grand[g]] = True
-    prior = _TAG_PRIOR[tag] + np.fromiter(map(class_weight, page.el_names), np.float64, n_el)
+    flags = _flags_of(page.el_names)
+    fl = np.asarray(flags, dtype=np.int64)
+    prior = _TAG_PRIOR[tag] + 25.0 * ((fl >> 1 & 1) - (fl & 1))
     cand = np.where(scored, (score + prior) * (1 - el_ld), -np.inf)
     top = int(np.argmax(cand))
     if np.isfinite(cand[top]) and cand[top] > 0:
         best = cand[top]
         tp = parent[top]
         in_top = _in_range(n, el_first[top], el_stop[top])
+        after_top = np.clip((start + chars - page.el_end[top]) / total, 0, None)  # text from its end to the block's
+        before_top = np.clip((page.el_start[top] - start) / total, 0, None)
         in_tp = _in_range(n, el_first[tp], el_stop[tp]) if tp >= 0 else np.ones(n)
         top_share = el_chars[top] / total
         rel = np.where(np.isfinite(cand), cand / best, 0.0)
         p_score = np.where(par >= 0, rel[np.maximum(par, 0)], 0.0)
         g_score = np.where(grand >= 0, rel[np.maximum(grand, 0)], 0.0)
     else:
-        in_top = in_tp = p_score = g_score = np.zeros(n)
+        in_top = in_tp = p_score = g_score = after_top = before_top = np.zeros(n)
         top_share = 0.0
     own_ld = np.where(owner >= 0, el_ld[np.maximum(owner, 0)], ld)
     par_ld = np.where(par >= 0, el_ld[np.maximum(par, 0)], own_ld)
 
     # Baisa: descend into the densest child (characters per element below it) while it holds over half
-    size = np.ones(n_el)
-    for e in range(n_el - 1, 0, -1):
-        p = parent[e]
-        if p >= 0:
-            size[p] += size[e]
+    size = _subtree_sizes(parent, np.asarray(page.el_depth, dtype=np.int64))
     order = np.argsort(parent, kind="stable")
     sorted_parent = parent[order]
     node = 0
@@ -125,5 +161,8 @@ def page_context(page: Page, chars: np.ndarray, link: np.ndarray, commas: np.nda
             break
         node = k
     in_dense = _in_range(n, el_first[node], el_stop[node])
+    path = _path_flags(flags, page.el_parent)
+    block_path = np.where(owner >= 0, path[np.maximum(owner, 0)], 0)
     return np.column_stack(page_cols + [in_top, in_tp, np.full(n, top_share), p_score, g_score, own_ld, par_ld,
-                                        in_dense, np.full(n, el_chars[node] / total)])
+                                        in_dense, np.full(n, el_chars[node] / total), after_top, before_top,
+                                        block_path & 1, block_path >> 1 & 1, block_path >> 2 & 1])

@@ -9,7 +9,8 @@ Groups (``feature_names`` lists every column):
 * structure: depth, the text share of the enclosing element, its parent and
   grandparent, blocks in the same element, elements on the page with the same
   tag and class/id;
-* page context (``context.py``): readability's top candidate, Baisa's densest node, page link density;
+* page context (``context.py``): readability's top candidate and the distance to it, Baisa's densest node,
+  page link density, negative/positive/comment names anywhere up the path;
 * neighbours: length, link density and stop-word ratio of the two blocks either
   side, and a window mean of length and link density;
 * tags: the enclosing element's tag, its parent's, and every tag on the path up;
@@ -19,6 +20,7 @@ Groups (``feature_names`` lists every column):
 from __future__ import annotations
 
 import re
+from collections import Counter
 from itertools import repeat
 from operator import itemgetter
 
@@ -61,6 +63,14 @@ class TokenVocab:
         self.tokens = list(tokens)
         self.index = {t: 1 << i for i, t in enumerate(self.tokens)}
         self.cache: dict[str, int] = {"": 0}
+
+    def masks(self, names: list[str]) -> list[int]:
+        """:meth:`mask` of each value; the page's new values computed once each."""
+        cache = self.cache
+        for value in set(names).difference(cache):
+            self.mask(value)
+        get = cache.get
+        return [m if m is not None else self.mask(v) for v, m in zip(names, map(get, names))]
 
     def mask(self, names: str) -> int:
         m = self.cache.get(names)
@@ -163,18 +173,13 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
 
     # elements: class/id masks and tag paths (parents come before children)
     el_parent = page.el_parent
-    own_tok, path_tok, path_tag, signature = [], [], [], {}
-    for e, (tag, parent, names) in enumerate(zip(page.el_tag, el_parent, page.el_names)):
-        m = vocab.mask(names)
-        own_tok.append(m)
+    own_tok = vocab.masks(page.el_names)
+    path_tok, path_tag = list(own_tok), [1 << t for t in page.el_tag]
+    for e, parent in enumerate(el_parent):
         if parent >= 0:
-            path_tok.append(m | path_tok[parent])
-            path_tag.append((1 << tag) | path_tag[parent])
-        else:
-            path_tok.append(m)
-            path_tag.append(1 << tag)
-        key = (tag, names)
-        signature[key] = signature.get(key, 0) + 1
+            path_tok[e] |= path_tok[parent]
+            path_tag[e] |= path_tag[parent]
+    signature = Counter(zip(page.el_tag, page.el_names))
     owner = np.asarray(page.owner, dtype=np.int64)
     has_owner = owner >= 0
     own = np.where(has_owner, owner, 0)
@@ -184,7 +189,7 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
         el_parent = np.asarray(el_parent, dtype=np.int64)
         el_chars = np.asarray(page.el_end, dtype=np.float64) - np.asarray(page.el_start, dtype=np.float64)
         el_depth = np.asarray(page.el_depth, dtype=np.float64)
-        sig = np.array([signature[(t, nm)] for t, nm in zip(page.el_tag, page.el_names)], dtype=np.float64)
+        sig = np.fromiter(map(signature.__getitem__, zip(page.el_tag, page.el_names)), np.float64, n_el)
         parent = np.where(has_owner, el_parent[own], -1)
         grand = np.where(parent >= 0, el_parent[np.maximum(parent, 0)], -1)
     else:  # no elements (text without a body)
