@@ -39,26 +39,26 @@ for _t, _w in (("div", 5), ("pre", 3), ("td", 3), ("blockquote", 3), ("address",
                ("dl", -3), ("dd", -3), ("dt", -3), ("li", -3), ("form", -3), ("h1", -5), ("h2", -5), ("h3", -5),
                ("h4", -5), ("h5", -5), ("h6", -5), ("th", -5)):
     _TAG_PRIOR[BLOCK_TAGS.index(_t)] = _w
-_WEIGHTS: dict[str, int] = {"": 0}
+_FLAGS: dict[str, int] = {"": 0}
 
 
 def class_flags(names: str) -> int:
     """Bits of a class/id value: 1 readability-negative, 2 readability-positive, 4 a comment section's name."""
-    w = _WEIGHTS.get(names)
+    w = _FLAGS.get(names)
     if w is None:
         w = (bool(_NEGATIVE.search(names)) | bool(_POSITIVE.search(names)) << 1
              | bool(_COMMENT.search(names)) << 2) if names else 0
-        if len(_WEIGHTS) > 50_000:
-            _WEIGHTS.clear()
-        _WEIGHTS[names] = w
+        if len(_FLAGS) > 50_000:
+            _FLAGS.clear()
+        _FLAGS[names] = w
     return w
 
 
 def _flags_of(names: list[str]) -> list[int]:
     """:func:`class_flags` of each value; the page's new values computed once each."""
-    for value in set(names).difference(_WEIGHTS):
+    for value in set(names).difference(_FLAGS):
         class_flags(value)
-    get = _WEIGHTS.get
+    get = _FLAGS.get
     return [f if f is not None else class_flags(v) for v, f in zip(names, map(get, names))]
 
 
