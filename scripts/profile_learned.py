@@ -14,26 +14,29 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from eval.cleaning.gold import gold_pages  # noqa: E402
-from eval.cleaning.harness import strip_wrapper  # noqa: E402
-from preprocess.cleaners.learned.blocks import body_markup, split_blocks  # noqa: E402
-from preprocess.cleaners.learned.features import TokenVocab, page_features  # noqa: E402
-from preprocess.cleaners.learned.model import load_model  # noqa: E402
-from preprocess.document import Document  # noqa: E402
-from preprocess.options import CleanOptions  # noqa: E402
-from preprocess.pipeline import Pipeline, build_steps, run_steps  # noqa: E402
+from eval.cleaning.gold import gold_pages
+from eval.cleaning.harness import strip_wrapper
+from preprocess.cleaners.learned.blocks import body_markup, split_blocks
+from preprocess.cleaners.learned.features import TokenVocab, page_features
+from preprocess.cleaners.learned.model import load_model
+from preprocess.document import Document
+from preprocess.options import CleanOptions
+from preprocess.pipeline import Pipeline, build_steps, run_steps
+from webprune.benchdata import shared_data
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--shared", type=Path, default=None, help="the shared data folder (default: webprune's own lookup)")
     ap.add_argument("--sets", default="cleaneval-final,dragnet,l3s-gn1")
     ap.add_argument("--pages", type=int, default=200, help="first N pages of each set")
     ap.add_argument("--model", default=None, help="block model (default: the shipped one)")
     args = ap.parse_args(argv)
-    pages = [p for s in args.sets.split(",") for p in gold_pages(args.shared, [s])[: args.pages]]
+    try:
+        shared = args.shared or shared_data()
+    except FileNotFoundError as e:
+        ap.error(str(e))
+    pages = [p for s in args.sets.split(",") for p in gold_pages(shared, [s])[: args.pages]]
     raws = [strip_wrapper(p.input.read_bytes()) for p in pages]
     model = load_model(args.model)
     vocab = TokenVocab(model.vocab)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from collections import Counter
@@ -33,18 +32,16 @@ from pathlib import Path
 import numpy as np
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: 2 threads on a shared 2-core machine ran 5x slower
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from eval.cleaning.gold import FORMATS, gold_pages, page_url  # noqa: E402
-from eval.cleaning.harness import strip_wrapper  # noqa: E402
-from eval.cleaning.score import tokens  # noqa: E402
-from preprocess.cleaners.learned.blocks import body_markup, split_blocks  # noqa: E402
-from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features  # noqa: E402
-from preprocess.document import Document  # noqa: E402
-from preprocess.options import CleanOptions  # noqa: E402
-from preprocess.pipeline import build_steps, run_steps  # noqa: E402
+from eval.cleaning.gold import FORMATS, gold_pages, page_url
+from eval.cleaning.harness import strip_wrapper
+from eval.cleaning.score import tokens
+from preprocess.cleaners.learned.blocks import body_markup, split_blocks
+from preprocess.cleaners.learned.features import CLASS_TOKEN, TokenVocab, feature_names, page_features
+from preprocess.document import Document
+from preprocess.options import CleanOptions
+from preprocess.pipeline import build_steps, run_steps
+from webprune.benchdata import shared_data
 
-_CLASS_TOKEN = re.compile(r"[a-z]+")
 MAX_BLOCKS = 80  # rows per training page: a uniform sample, weights scaled up (keeps the fit to minutes)
 # Decision threshold: the F1-optimal threshold of a calibrated classifier is half the F1 it reaches (Lipton et al.
 # 2014); with block F1 near 0.9 that is 0.45. Fixed a priori, never tuned on a held-out set.
@@ -105,7 +102,7 @@ def choose_vocab(pages: list, size: int, min_pages: int) -> list[str]:
     """Class/id tokens on the most training pages."""
     df = Counter()
     for blocks, *_ in pages:
-        df.update({t for names in blocks.el_names for t in _CLASS_TOKEN.findall(names.lower())})
+        df.update({t for names in blocks.el_names for t in CLASS_TOKEN.findall(names.lower())})
     return sorted(t for t, n in df.most_common(size) if n >= min_pages)
 
 
@@ -177,7 +174,7 @@ def _check(model: dict, clf, X: np.ndarray) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--shared", type=Path, default=None, help="the shared data folder (default: webprune's own lookup)")
     ap.add_argument("--sets", default=",".join(FORMATS))
     ap.add_argument("--loso", type=Path, help="folder for the leave-one-set-out models ({set}.json)")
     ap.add_argument("--all", type=Path, help="write the model trained on every set here")
@@ -187,7 +184,11 @@ def main(argv=None) -> int:
     if not (args.loso or args.all):
         ap.error("give --loso DIR and/or --all FILE")
     sets = [s for s in args.sets.split(",") if s]
-    data = read_sets(args.shared, sets)
+    try:
+        shared = args.shared or shared_data()
+    except FileNotFoundError as e:
+        ap.error(str(e))
+    data = read_sets(shared, sets)
     jobs = ([(f"{held}.json", [s for s in sets if s != held]) for held in sets] if args.loso else [])
     for name, train_sets in jobs:
         args.loso.mkdir(parents=True, exist_ok=True)

@@ -74,10 +74,24 @@ def body_markup(tree) -> str:
     return s
 
 
+def _add_block(page: Page, buf: list[str], lbuf: list[str], owner: int, chars: int) -> int:
+    """The text gathered in ``buf`` (its linked part in ``lbuf``) as a block of ``owner``, unless it is only
+    markup or space; both buffers emptied. Returns the page's characters so far."""
+    t = fragment_text("".join(buf))
+    if t:
+        page.texts.append(t)
+        page.link_chars.append(len(fragment_text("".join(lbuf))) if lbuf else 0)
+        page.owner.append(owner)
+        page.start.append(chars)
+        chars += len(t)
+    buf.clear()
+    lbuf.clear()
+    return chars
+
+
 def split_blocks(markup: str, max_depth: int = 400) -> Page:
     """The blocks and their elements; elements nested deeper than ``max_depth`` share their ancestor's."""
     page = Page()
-    texts, links, owner, start = page.texts, page.link_chars, page.owner, page.start
     el_tag, el_parent, el_depth = page.el_tag, page.el_parent, page.el_depth
     el_names, el_start, el_end = page.el_names, page.el_start, page.el_end
     parts = _SPLIT.split(markup)
@@ -99,15 +113,7 @@ def split_blocks(markup: str, max_depth: int = 400) -> Page:
             in_a = not slash and "href=" in attrs
         else:
             if buf:
-                t = fragment_text("".join(buf))
-                if t:
-                    texts.append(t)
-                    links.append(len(fragment_text("".join(lbuf))) if lbuf else 0)
-                    owner.append(cur)
-                    start.append(chars)
-                    chars += len(t)
-                buf.clear()
-                lbuf.clear()
+                chars = _add_block(page, buf, lbuf, cur, chars)
             if slash:
                 if deep:  # (well-formed markup: the innermost open elements are the deep ones)
                     deep -= 1
@@ -142,13 +148,7 @@ def split_blocks(markup: str, max_depth: int = 400) -> Page:
             if in_a:
                 lbuf.append(text)
     if buf:
-        t = fragment_text("".join(buf))
-        if t:
-            texts.append(t)
-            links.append(len(fragment_text("".join(lbuf))) if lbuf else 0)
-            owner.append(cur)
-            start.append(chars)
-            chars += len(t)
+        chars = _add_block(page, buf, lbuf, cur, chars)
     for e in stack:
         el_end[e] = chars
     page.chars = chars

@@ -39,27 +39,40 @@ for _t, _w in (("div", 5), ("pre", 3), ("td", 3), ("blockquote", 3), ("address",
                ("dl", -3), ("dd", -3), ("dt", -3), ("li", -3), ("form", -3), ("h1", -5), ("h2", -5), ("h3", -5),
                ("h4", -5), ("h5", -5), ("h6", -5), ("th", -5)):
     _TAG_PRIOR[BLOCK_TAGS.index(_t)] = _w
-_FLAGS: dict[str, int] = {"": 0}
 
 
-def class_flags(names: str) -> int:
+class ValueCache:
+    """``fn`` of a class/id value, computed once per distinct value and bounded (class strings of a long crawl)."""
+
+    def __init__(self, fn, limit: int = 50_000):
+        self.fn, self.limit = fn, limit
+        self.cache: dict[str, int] = {}
+
+    def __call__(self, value: str) -> int:
+        v = self.cache.get(value)
+        if v is None:
+            if len(self.cache) > self.limit:
+                self.cache.clear()
+            v = self.cache[value] = self.fn(value)
+        return v
+
+    def many(self, values: list[str]) -> list[int]:
+        """Each value's result; the new values among them computed once each."""
+        for value in set(values).difference(self.cache):
+            self(value)
+        get = self.cache.get
+        return [r if r is not None else self(v) for v, r in zip(values, map(get, values))]
+
+
+def _flags(names: str) -> int:
     """Bits of a class/id value: 1 readability-negative, 2 readability-positive, 4 a comment section's name."""
-    w = _FLAGS.get(names)
-    if w is None:
-        w = (bool(_NEGATIVE.search(names)) | bool(_POSITIVE.search(names)) << 1
-             | bool(_COMMENT.search(names)) << 2) if names else 0
-        if len(_FLAGS) > 50_000:
-            _FLAGS.clear()
-        _FLAGS[names] = w
-    return w
+    if not names:
+        return 0
+    return (bool(_NEGATIVE.search(names)) | bool(_POSITIVE.search(names)) << 1
+            | bool(_COMMENT.search(names)) << 2)
 
 
-def _flags_of(names: list[str]) -> list[int]:
-    """:func:`class_flags` of each value; the page's new values computed once each."""
-    for value in set(names).difference(_FLAGS):
-        class_flags(value)
-    get = _FLAGS.get
-    return [f if f is not None else class_flags(v) for v, f in zip(names, map(get, names))]
+class_flags = ValueCache(_flags)
 
 
 def _path_flags(flags: list[int], parent: list[int]) -> np.ndarray:
@@ -123,7 +136,7 @@ def page_context(page: Page, chars: np.ndarray, link: np.ndarray, commas: np.nda
     g = para & (grand >= 0)
     score += np.bincount(grand[g], weights=s[g] / 2, minlength=n_el)
     scored[grand[g]] = True
-    flags = _flags_of(page.el_names)
+    flags = class_flags.many(page.el_names)
     fl = np.asarray(flags, dtype=np.int64)
     prior = _TAG_PRIOR[tag] + 25.0 * ((fl >> 1 & 1) - (fl & 1))
     cand = np.where(scored, (score + prior) * (1 - el_ld), -np.inf)

@@ -27,7 +27,7 @@ from operator import itemgetter
 import numpy as np
 
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
-from preprocess.cleaners.learned.context import NAMES as CONTEXT, page_context
+from preprocess.cleaners.learned.context import NAMES as CONTEXT, ValueCache, page_context
 
 STOP_WORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have having he her
@@ -38,7 +38,7 @@ who whom why will with would you your yours yourself yourselves""".split())
 _CAPITAL_WORD = re.compile(r"\W*[A-Z]").match  # a word whose first letter or digit is a capital
 _NOT_WORD = re.compile(r"\W")
 _WORDS = re.compile(r"\w+")
-_TOKEN = re.compile(r"[a-z]+")
+CLASS_TOKEN = re.compile(r"[a-z]+")  # class/id tokens: letter runs of the lower-cased value
 FINAL = tuple(".!?\"'”’)")
 
 TEXT = ["log_chars", "log_words", "link_density", "word_length", "commas", "stops", "final_punct", "stop_words",
@@ -62,27 +62,17 @@ class TokenVocab:
     def __init__(self, tokens: list[str]):
         self.tokens = list(tokens)
         self.index = {t: 1 << i for i, t in enumerate(self.tokens)}
-        self.cache: dict[str, int] = {"": 0}
+        self.mask = ValueCache(self._mask)
+
+    def _mask(self, names: str) -> int:
+        m = 0
+        get = self.index.get
+        for tok in CLASS_TOKEN.findall(names.lower()):
+            m |= get(tok, 0)
+        return m
 
     def masks(self, names: list[str]) -> list[int]:
-        """:meth:`mask` of each value; the page's new values computed once each."""
-        cache = self.cache
-        for value in set(names).difference(cache):
-            self.mask(value)
-        get = cache.get
-        return [m if m is not None else self.mask(v) for v, m in zip(names, map(get, names))]
-
-    def mask(self, names: str) -> int:
-        m = self.cache.get(names)
-        if m is None:
-            m = 0
-            get = self.index.get
-            for tok in _TOKEN.findall(names.lower()):
-                m |= get(tok, 0)
-            if len(self.cache) > 50_000:  # bounded: class strings of a long crawl
-                self.cache.clear()
-            self.cache[names] = m
-        return m
+        return self.mask.many(names)
 
 
 def feature_names(vocab: TokenVocab) -> list[str]:
