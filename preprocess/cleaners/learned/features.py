@@ -208,7 +208,7 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
         tag_oh[rows[has_owner], el_tag[own[has_owner]]] = 1
         hp = parent >= 0
         par_oh[rows[hp], el_tag[parent[hp]]] = 1
-        owners = [int(o) if o >= 0 else -1 for o in owner]
+        owners = page.owner  # element index per block, -1 for none
         path_tag_bits = _bits([path_tag[o] if o >= 0 else 0 for o in owners], n_tags)
         tok_bits = _bits([own_tok[o] if o >= 0 else 0 for o in owners] + [path_tok[o] if o >= 0 else 0 for o in owners],
                          n_tok) if n_tok else np.zeros((2 * n, 0), dtype=np.uint8)
