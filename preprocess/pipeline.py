@@ -18,6 +18,7 @@ from preprocess.steps.base import BuildContext, Chain, Step
 from preprocess.steps.decode import Decode
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval
+from preprocess.steps.text import TextInput, is_text_only
 
 
 def _cleaner_step(name: str, ctx: BuildContext) -> Step | None:
@@ -59,17 +60,18 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
 TEXT_FILTERS = ("prune",)  # the filters that need no DOM and no line features
 
 
-def build_text_steps(opts: CleanOptions, learned: Learned | None = None, stop_before: str | None = None) -> list[Step]:
-    """The steps of text-only documents: TextInput, then the DOM-free filters (pruning)."""
-    from preprocess.steps.text import TextInput
-
+def build_text_steps(opts: CleanOptions, learned: Learned | None = None, stop_before: str | None = None,
+                     built: list[Step] = ()) -> list[Step]:
+    """The steps of text-only documents: TextInput, then the DOM-free filters (pruning). A filter already in
+    ``built`` (the page steps of the same options) is shared, so its model loads once."""
     ctx = BuildContext(opts.check(), learned or Learned())
     entry = cleaner(opts.cleaner)
     on = [f for f in FILTERS if f.name in TEXT_FILTERS and f.enabled(opts, entry)]
     names = [f.name for f in on]
     if stop_before in names:
         on = on[:names.index(stop_before)]
-    return [TextInput.build(ctx)] + [step_class(f.step).build(ctx) for f in on]
+    have = {s.name: s for s in built}
+    return [TextInput.build(ctx)] + [have.get(f.name) or step_class(f.step).build(ctx) for f in on]
 
 
 def run_steps(steps: list[Step], docs: list[Document]) -> list[Document]:
@@ -85,7 +87,7 @@ class Pipeline:
     def __init__(self, opts: CleanOptions, learned: Learned | None = None, stop_before: str | None = None):
         self.opts = opts
         self.steps = build_steps(opts, learned, stop_before)
-        self.text_steps = build_text_steps(opts, learned, stop_before)
+        self.text_steps = build_text_steps(opts, learned, stop_before, built=self.steps)
 
     def reset(self) -> None:
         """Forget per-host state (sitediff's references): batches after this are judged on their own."""
@@ -95,10 +97,10 @@ class Pipeline:
     def run(self, docs: list[Document], stats: Stats) -> list[Document]:
         """Cleaned documents of a batch; every drop and each step's time go to ``stats``."""
         stats.update("bytes_in", sum(len(d.raw or b"") for d in docs))
-        text = [d for d in docs if d.meta.get("text_only")]
+        text = [d for d in docs if is_text_only(d)]
         if text:  # WET records: no DOM; merged back in input order
             order = {id(d): i for i, d in enumerate(docs)}
-            docs = [d for d in docs if not d.meta.get("text_only")]
+            docs = [d for d in docs if not is_text_only(d)]
             done = self._run(self.text_steps, text, stats) + (self._run(self.steps, docs, stats) if docs else [])
             return sorted(done, key=lambda d: order[id(d)])
         return self._run(self.steps, docs, stats)

@@ -164,12 +164,15 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
 
         extra["pruning"] = {"model": job.opts.prune_model, "score": job.opts.prune_score,
                             "threshold": calibrated["threshold"] if calibrated else fixed_threshold(job.opts),
-                            "calibration": calibrated or None, "perplexity_deciles": deciles(stats.counts)}
+                            "calibration": calibrated or None}
         if job.opts.contrastive:
             from preprocess.filters.contrastive import score_deciles
 
-            extra["pruning"] |= {"score": "contrastive", "perplexity_deciles": {},
-                                 "score_deciles_bits": score_deciles(stats.counts)}
+            # a contrastive model scores contrastively; "adjusted" adds its length term
+            extra["pruning"] |= {"score": "adjusted" if job.opts.prune_score == "adjusted" else "contrastive",
+                                 "perplexity_deciles": {}, "score_deciles_bits": score_deciles(stats.counts)}
+        else:
+            extra["pruning"]["perplexity_deciles"] = deciles(stats.counts)
     manifest = {"code": code_id(), "shards": [
         {"source": u.source.uri, "shard": results[u.index].shard, "documents": results[u.index].documents,
          "bytes": results[u.index].shard_bytes} for u in units if results[u.index].shard]}

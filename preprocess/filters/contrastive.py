@@ -55,15 +55,19 @@ class ContrastivePrune(Step):
         score, w = self.scorer.score_norm, self.length_weight
         if not w:
             return [score(n) if has_word(n) else None for n in normalize_many(sentences)]
-        return [score(n) - w * (math.log10(n.count(" ") + 2) - 1) if has_word(n) else None
-                for n in normalize_many(sentences)]
+        return [self._adjust(score(n), n) if has_word(n) else None for n in normalize_many(sentences)]
+
+    def _adjust(self, score: float, norm: str) -> float:
+        """The score with the length term of ``--prune-score adjusted`` (bits per decade of tokens)."""
+        return score - self.length_weight * (math.log10(norm.count(" ") + 2) - 1)
 
     def decision_score(self, sentence: str, link_density: float = 0.0) -> tuple[float, float] | None:
         """(contrastive score, the score compared with the threshold), or None; as PerplexityPrune's."""
-        s = self.score_sentences([sentence])[0]
-        if s is None:
+        n = normalize_many([sentence])[0]
+        if not has_word(n):
             return None
-        return self.scorer.score(sentence), s
+        raw = self.scorer.score_norm(n)
+        return raw, (self._adjust(raw, n) if self.length_weight else raw)
 
     def process(self, doc: Document) -> Document | None:
         if self._loads:

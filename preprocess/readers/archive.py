@@ -20,6 +20,7 @@ from preprocess.document import Document
 from preprocess.readers.http import BadHttp, payload
 from preprocess.readers.stream import MemberStream
 from preprocess.stats import Stats
+from preprocess.steps.text import TEXT_ONLY
 
 log = logging.getLogger("webprune.preprocess")
 ID_HEADERS = ("warc-trec-id", "clueweb22-id", "warc-record-id")
@@ -228,7 +229,7 @@ class Archive:
         if kind == "conversion":  # WET: text already extracted, pruned without a DOM (preprocess/steps/text.py)
             return Document(id=rid, url=headers.get("warc-target-uri", "").strip().strip("<>"), source=self.uri,
                             content_type=headers.get("content-type", "text/plain"), raw=block,
-                            meta={"text_only": True})
+                            meta={TEXT_ONLY: True})
         return self._document(rid, headers.get("warc-target-uri", ""), block, pos)
 
     def _document(self, rid: str, url: str, block: bytes, pos: int) -> Document | None:
