@@ -30,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from eval.paper import fmt
 from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
 
 PY = sys.executable
@@ -38,19 +39,21 @@ HL = ["--drop-hinted", "--max-link-density", "0.5"]
 CLUEWEB12_B13 = 52_200_000
 
 
-def run_cli(inputs: list[Path], args: list[str], workers: int, checkout: Path = ROOT) -> dict:
-    """``webprune preprocess`` in a fresh process; its stats plus the wall time around the process."""
+def run_cli(inputs: list[Path], args: list[str], workers: int, hash_output: bool = False) -> dict:
+    """``webprune preprocess`` in a fresh process; its stats plus the wall time around the process (and, with
+    ``hash_output``, ``content_sha`` of its shards)."""
     out = Path(tempfile.mkdtemp(prefix="bench-pre-"))
     cmd = [PY, "-m", "webprune.cli", "preprocess", *map(str, inputs), "-o", str(out / "o"), "--workers", str(workers),
            *args]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=checkout, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(checkout)})
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(ROOT)})
     wall = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
         sys.exit(f"{' '.join(cmd)} failed:\n{proc.stderr[-3000:]}")
     stats = json.loads((out / "o" / "stats.json").read_text())
     stats["process_wall_s"] = wall
-    stats["content_sha"] = content_hash(out / "o" / "collection")
+    if hash_output:
+        stats["content_sha"] = content_hash(out / "o" / "collection")
     stats["learned_bytes"] = sum(f.stat().st_size for f in (out / "o" / "learned").rglob("*") if f.is_file()) \
         if (out / "o" / "learned").exists() else 0
     assert stats["unaccounted"] == 0, stats
@@ -83,11 +86,8 @@ def pyplexity(copies: int) -> dict | None:
 
 
 def table(head: list[str], rows: list[list]) -> None:
-    print("| " + " | ".join(head) + " |\n|" + "---|" + "---:|" * (len(head) - 1))
-    for r in rows:
-        print("| " + " | ".join(f"{x:,.0f}" if isinstance(x, float) and abs(x) >= 100 else
-                                 f"{x:.2f}" if isinstance(x, float) else str(x) for x in r) + " |")
-    print(flush=True)
+    print(fmt.table(head, [[fmt.secs(x) if isinstance(x, float) else str(x) for x in r] for r in rows]) + "\n",
+          flush=True)
 
 
 def part_parsers() -> None:
@@ -149,7 +149,7 @@ def part_scaling(bench: Path, repeat: int) -> dict:
     runs: dict[int, list[dict]] = {1: [], 2: []}
     for _ in range(repeat):  # 1 and 2 workers alternate, so a change in the machine's load hits both
         for w in (1, 2):
-            runs[w].append(run_cli(files, [], workers=w))
+            runs[w].append(run_cli(files, [], workers=w, hash_output=True))
     med = {w: sorted(rs, key=lambda s: s["records_per_s"])[len(rs) // 2] for w, rs in runs.items()}
     ratios = sorted(b["records_per_s"] / a["records_per_s"] for a, b in zip(runs[1], runs[2]))
     rows = [[f"tags, {w} worker(s)", f"{s['records']:,}", s["records_per_s"],
@@ -160,7 +160,7 @@ def part_scaling(bench: Path, repeat: int) -> dict:
           f"(medians of {repeat}; pairwise {' / '.join(f'{r:.2f}' for r in ratios)}); same output in every run: {same}")
     table(["run", "records", "records/s (cleaning pass, median)", "each run", "process wall s", "start-up s",
            "driver CPU s / 1000 rec", "worker peak RSS MB"], rows)
-    return {w: s for w, s in med.items()}
+    return med
 
 
 def old_driver_cpu(old: Path, files: list[Path], workers: int) -> tuple[float, int]:
@@ -208,7 +208,7 @@ def part_grouped(bench: Path) -> None:
     size = sum(f.stat().st_size for f in files)
     rows = []
     for cleaner in ("sitediff", "feeds"):
-        runs = {w: run_cli(files, ["--cleaner", cleaner, *HL], workers=w) for w in (1, 2)}
+        runs = {w: run_cli(files, ["--cleaner", cleaner, *HL], workers=w, hash_output=True) for w in (1, 2)}
         for w, s in runs.items():
             learn = sum(v.get("seconds", 0) for v in (s.get("learned") or {}).values() if isinstance(v, dict))
             rows.append([cleaner, w, s["process_wall_s"], learn, f"{s['learned_bytes']:,}",

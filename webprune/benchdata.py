@@ -49,10 +49,12 @@ def pack_cleaning_pages(out_dir: str | Path, files: int = 1, copies: int = 1, li
                         prefix: str = "cleaning") -> list[Path]:
     """The cleaning pages x ``copies`` (new ids) spread round-robin over ``files`` WARCs; existing files are kept."""
     out_dir = Path(out_dir)
-    pages = cleaning_pages()[:limit]
-    records = [page_record(p, c) for c in range(copies) for p in pages]
     paths = [out_dir / f"{prefix}-{i:03d}.warc.gz" if files > 1 else out_dir / f"{prefix}.warc.gz"
              for i in range(files)]
+    if all(p.exists() for p in paths):  # the pages are read only to write a missing file
+        return paths
+    pages = cleaning_pages()[:limit]
+    records = [page_record(p, c) for c in range(copies) for p in pages]
     for i, path in enumerate(paths):
         if not path.exists():
             pack_pages(records[i::files], path)
