@@ -7,10 +7,10 @@ benchmark needs more records than there are pages.
 """
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
+from eval.cleaning.gold import shared_root
 from webprune.warcpack import pack_pages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,7 +19,7 @@ _URL = re.compile(rb'^<text id="([^"]+)"')
 
 def shared_data(*parts: str) -> Path:
     """A path under the shared data folder; FileNotFoundError saying where it was looked for."""
-    base = Path(os.environ.get("WEBPRUNE_SHARED") or ROOT.parent / "shared" / "data")
+    base = shared_root()
     path = base.joinpath(*parts)
     if not path.exists():
         raise FileNotFoundError(f"{path}: shared data not found; put it at {ROOT.parent / 'shared' / 'data'} "

@@ -178,11 +178,13 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
              len(jobs), f" and {len(queries):,} load queries" if queries else "")
     tasks = Tasks(*_cc(exp))
     timed = timed_searches(jobs, threads=exp.search.threads, repeats=exp.search.repeats, measure=tasks.measure)
+    described = None  # the tracker's methods and CPU, read once
     for (name, key), runs in timed.items():
         rows[name][key] = summarise(runs) | {"k": jobs[(name, key)]["k"], "runs": runs,
                                              "source": load_info.get("source") if key == "load" else "topics"}
         if "codecarbon" in rows[name][key]:
-            rows[name][key]["codecarbon"] |= tasks.describe()
+            described = described or tasks.describe()
+            rows[name][key]["codecarbon"] |= described
     return rows
 
 

@@ -29,12 +29,10 @@ import sys
 import time
 from pathlib import Path
 
-from eval.cleaning.gold import FORMATS, gold_pages
-from eval.cleaning.harness import WP_PREFIX, calibrate_prune, run_tool, tool_options
+from eval.cleaning.gold import FORMATS, gold_pages, shared_root
+from eval.cleaning.harness import WP_PREFIX, calibrate_prune, score_tool, scoring_settings, tool_options
 from eval.cleaning.report import _fmt_rate, _versions, aggregate, report
-from eval.cleaning.score import cleaneval, word_prf
 
-ROOT = Path(__file__).resolve().parents[2]
 PEER_MODULES = {"trafilatura": "trafilatura", "resiliparse": "resiliparse", "justext": "justext",
                 "boilerpy3": "boilerpy3", "readability": "readability"}
 
@@ -94,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes per tool (default 1; 2 on this machine max)")
     ap.add_argument("--timeout", type=int, default=20, help="per-page timeout in seconds (default 20)")
     ap.add_argument("--keep-wrapper", action="store_true", help="keep CleanEval's <text ...> wrapper line")
-    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data", help="shared data folder")
+    ap.add_argument("--shared", type=Path, default=shared_root(),
+                    help="shared data folder (default: $WEBPRUNE_SHARED, else ../shared/data)")
     ap.add_argument("--json", type=Path, default=None, help="write aggregates and per-page scores here")
     args = ap.parse_args(argv)
     if args.json is not None and args.json.is_dir():
@@ -118,10 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.tools and len(installed) < len(PEERS):
         print(f"peers not installed, left out: {', '.join(sorted(set(PEERS) - set(installed)))} "
               "(.venv/bin/pip install -e '.[bench]')", file=sys.stderr)
-    settings = {"max_link_density": args.max_link_density, "prune_model": args.prune_model,
-                "max_perplexity": args.max_perplexity, "prune_percentile": args.prune_percentile,
-                "prune_score": args.prune_score, "prune_sample_docs": args.prune_sample_docs,
-                "prune_threshold": args.prune_threshold, "sets": sets}
+    settings = scoring_settings(args.max_link_density, args.prune_model, args.max_perplexity, args.prune_percentile,
+                                args.prune_threshold, args.prune_score, args.prune_sample_docs, sets)
     for t in tools:
         if t.startswith(WP_PREFIX):
             try:
@@ -146,16 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     summary: dict[str, dict] = {}
     for tool in tools:
         w0 = time.perf_counter()
-        results = run_tool(tool, pages, args.jobs, args.timeout, args.keep_wrapper, settings)
-        rows = []
-        for page, gold, (text, cpu, status, err) in zip(pages, golds, results):
-            prf = word_prf(text, gold)
-            row = {"tool": tool, "set": page.set, "name": page.name, "precision": prf["precision"],
-                   "recall": prf["recall"], "f1": prf["f1"], "cleaneval": cleaneval(text, gold), "cpu": cpu,
-                   "status": status, "out_words": len(text.split())}
-            if err:
-                row["error"] = err
-            rows.append(row)
+        rows = score_tool(tool, pages, golds, args.jobs, args.timeout, args.keep_wrapper, settings)
         per_page += rows
         summary[tool] = {s: aggregate([r for r in rows if r["set"] == s]) for s in sets}
         allagg = aggregate(rows)

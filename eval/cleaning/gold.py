@@ -9,6 +9,7 @@ main content. Gold texts may hold HTML entities; they are unescaped.
 from __future__ import annotations
 
 import html
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,14 @@ _L3S_MAIN = {"x-nc-sel1", "x-nc-sel2"}
 _PAGE_URLS = [re.compile(rb'\A\s*<text id="([^"]+)"'),  # CleanEval's wrapper line
               re.compile(rb'<link\b[^>]*\brel=["\']canonical["\'][^>]*\bhref=["\']([^"\']+)', re.I),
               re.compile(rb'<meta\b[^>]*\bproperty=["\']og:url["\'][^>]*\bcontent=["\']([^"\']+)', re.I)]
+
+
+_ROOT = Path(__file__).resolve().parents[2]  # the project
+
+
+def shared_root() -> Path:
+    """The shared data folder: $WEBPRUNE_SHARED, else ``../shared/data`` beside the project."""
+    return Path(os.environ.get("WEBPRUNE_SHARED") or _ROOT.parent / "shared" / "data")
 
 
 def page_url(raw: bytes) -> str:

@@ -127,7 +127,7 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
     _W.update(call=call, timeout=timeout, keep_wrapper=keep_wrapper)
     signal.signal(signal.SIGALRM, _on_alarm)
     # warm-up outside the timed calls: lazy imports, stoplists, model loading (every set's model)
-    for set_name in settings.get("sets") or [None]:
+    for set_name in (settings.get("sets") or [None]) if per_set(tool, settings) else [None]:
         try:
             call([(b"<html><head><title>t</title></head><body><p>warm up text for the cleaner.</p></body></html>",
                    "")], set_name)
@@ -211,3 +211,31 @@ def calibrate_prune(tools: list[str], pages: list, settings: dict) -> dict:
             print(f"{tool} ({set_name or 'all sets'}): prune threshold {info['threshold']:.4g} ({info['info']})",
                   file=sys.stderr)
     return out
+
+
+def scoring_settings(max_link_density: float = 0.5, prune_model: str | None = None,
+                     max_perplexity: float | None = None, prune_percentile: float | None = None,
+                     prune_threshold: float | None = None, prune_score: str = "perplexity",
+                     prune_sample_docs: int = 1000, sets: list[str] | None = None) -> dict:
+    """The settings every tool of a run shares (``webprune eval-cleaning``'s options, with its defaults)."""
+    return {"max_link_density": max_link_density, "prune_model": prune_model, "max_perplexity": max_perplexity,
+            "prune_percentile": prune_percentile, "prune_score": prune_score,
+            "prune_sample_docs": prune_sample_docs, "prune_threshold": prune_threshold, "sets": sets}
+
+
+def score_tool(tool: str, pages: list, golds: list[str], jobs: int, timeout: int, keep_wrapper: bool,
+               settings: dict) -> list[dict]:
+    """One row per page: the tool's text scored against the gold text (word P/R/F1, CleanEval), CPU, status."""
+    from eval.cleaning.score import cleaneval, word_prf
+
+    rows = []
+    for page, gold, (text, cpu, status, err) in zip(pages, golds, run_tool(tool, pages, jobs, timeout, keep_wrapper,
+                                                                            settings)):
+        prf = word_prf(text, gold)
+        row = {"tool": tool, "set": page.set, "name": page.name, "precision": prf["precision"],
+               "recall": prf["recall"], "f1": prf["f1"], "cleaneval": cleaneval(text, gold), "cpu": cpu,
+               "status": status, "out_words": len(text.split())}
+        if err:
+            row["error"] = err
+        rows.append(row)
+    return rows

@@ -11,13 +11,10 @@ import json
 import time
 from pathlib import Path
 
-from eval.cleaning.gold import gold_pages
-from eval.cleaning.harness import WP_PREFIX, calibrate_prune, run_tool, tool_options
+from eval.cleaning.gold import gold_pages, shared_root
+from eval.cleaning.harness import WP_PREFIX, calibrate_prune, score_tool, scoring_settings, tool_options
 from eval.cleaning.report import aggregate, report
-from eval.cleaning.score import cleaneval, word_prf
 from preprocess.spec import format_spec
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def tools_of(exp, steps) -> dict[str, str]:
@@ -34,7 +31,7 @@ def tools_of(exp, steps) -> dict[str, str]:
 def cleaning_eval(exp, steps, out: Path) -> dict:
     """{"options", "summary", "table"}; ValueError for a set without data or a bad tool id."""
     c = exp.cleaning
-    shared = exp.path(c.shared) if c.shared else ROOT.parent / "shared" / "data"
+    shared = exp.path(c.shared) if c.shared else shared_root()
     labels = tools_of(exp, steps)
     tools = list(labels)
     options = {"sets": c.sets, "limit": c.limit, "tools": tools, "jobs": c.jobs, "shared": str(shared)}
@@ -45,8 +42,7 @@ def cleaning_eval(exp, steps, out: Path) -> dict:
             return done
     if not (shared / "cleaning").is_dir():
         raise ValueError(f"[cleaning]: no cleaning data under {shared} (set [cleaning] shared = PATH)")
-    settings = {"max_link_density": 0.5, "prune_model": None, "max_perplexity": None, "prune_percentile": None,
-                "prune_score": "perplexity", "prune_sample_docs": 1000}
+    settings = scoring_settings(sets=c.sets)
     for t in tools:
         if t.startswith(WP_PREFIX):
             tool_options(t, settings)  # a bad spec fails here, before any page is cleaned
@@ -55,13 +51,7 @@ def cleaning_eval(exp, steps, out: Path) -> dict:
     settings["thresholds"] = calibrate_prune(tools, pages, settings)
     summary, t0 = {}, time.perf_counter()
     for tool in tools:
-        rows = []
-        for page, gold, (text, cpu, status, _err) in zip(pages, golds, run_tool(tool, pages, c.jobs, 20, False,
-                                                                                 settings)):
-            prf = word_prf(text, gold)
-            rows.append({"set": page.set, "precision": prf["precision"], "recall": prf["recall"], "f1": prf["f1"],
-                         "cleaneval": cleaneval(text, gold), "cpu": cpu, "status": status,
-                         "out_words": len(text.split())})
+        rows = score_tool(tool, pages, golds, c.jobs, 20, False, settings)
         summary[tool] = {s: aggregate([r for r in rows if r["set"] == s]) for s in c.sets}
     table = report(summary, c.sets, tools)
     for t in sorted(tools, key=len, reverse=True):

@@ -68,7 +68,6 @@ def co2(summary: dict, co2_cfg, cpu_model: str) -> tuple[str, dict]:
     head = ["variant", "one-off g", f"{n:,} queries kg", f"one-off + {n:,} queries kg", "break-even queries"]
     paper, measured, data = [], [], {}
     g = lambda kg: "–" if kg is None else num(kg * 1000)
-    kg = lambda x: "–" if x is None else num(x)
     for name, v in c.items():
         be = be_cc = None
         index = rows[name].get("index")
@@ -79,11 +78,11 @@ def co2(summary: dict, co2_cfg, cpu_model: str) -> tuple[str, dict]:
             if None not in (v["one_off_cc_kg"], b["one_off_cc_kg"], v["query_cc_kg"], b["query_cc_kg"]):
                 be_cc = break_even(v["one_off_cc_kg"] - b["one_off_cc_kg"], b["query_cc_kg"] - v["query_cc_kg"])
         label = name + (" (baseline)" if name == base else "")
-        paper.append([label, g(v["one_off_kg"]), kg(v["query_kg"] * n),
-                      kg(v["one_off_kg"] + v["query_kg"] * n), _be_cell(name, base, same, be)])
+        paper.append([label, g(v["one_off_kg"]), num(v["query_kg"] * n),
+                      num(v["one_off_kg"] + v["query_kg"] * n), _be_cell(name, base, same, be)])
         q_cc = v["query_cc_kg"]
-        measured.append([label, g(v["one_off_cc_kg"]), kg(q_cc * n if q_cc is not None else None),
-                         kg(v["one_off_cc_kg"] + q_cc * n if None not in (q_cc, v["one_off_cc_kg"]) else None),
+        measured.append([label, g(v["one_off_cc_kg"]), num(q_cc * n if q_cc is not None else None),
+                         num(v["one_off_cc_kg"] + q_cc * n if None not in (q_cc, v["one_off_cc_kg"]) else None),
                          "" if q_cc is None else _be_cell(name, base, same, be_cc)])
         data[name] = v | {"break_even": be, "break_even_codecarbon": be_cc}
     cc_note = _codecarbon_note(rows)
