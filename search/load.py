@@ -21,6 +21,7 @@ import statistics
 import time
 from pathlib import Path
 
+from index.build import collection_dir
 from search.qld import _strings
 from search.topics import read_topics
 
@@ -39,11 +40,8 @@ def _shard_lines(collection: Path):
 
 def headlines(collection: str | Path) -> list[str]:
     """Each document's title and headline (``post_title``), else its first line; in shard order."""
-    collection = Path(collection)
-    if (collection / "collection").is_dir():
-        collection = collection / "collection"
     out = []
-    for line in _shard_lines(collection):
+    for line in _shard_lines(collection_dir(collection)):
         doc = json.loads(line)
         texts = [t for t in (doc.get("title"), doc.get("post_title")) if t and t.strip()]
         if not texts:

@@ -1,10 +1,11 @@
-import os
 from pathlib import Path
 
 import pytest
 
+from eval.cleaning.gold import shared_root
+
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("WEBPRUNE_SHARED", ROOT.parent / "shared" / "data"))
+SHARED = shared_root()
 EXAMPLE = ROOT / "webprune" / "example"
 
 

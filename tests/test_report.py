@@ -20,11 +20,11 @@ from eval.report import evaluate
 from eval.significance import ttest_p, wilcoxon_p
 from eval.trec_files import read_qrels
 from search.load import load_queries
-from tests.conftest import ROOT, shared
+from tests.conftest import ROOT, SHARED, shared
 from tests.test_eval import fake_run, write_run
 from webprune.config import load_config
 
-CACM = ROOT.parent / "shared" / "data" / "retrieval" / "cacm"
+CACM = SHARED / "retrieval" / "cacm"
 
 
 # -- statistics ---------------------------------------------------------------------------------------------------
