@@ -32,6 +32,12 @@ TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
 _SPLIT = re.compile(r"<(/?)(" + "|".join(sorted(BLOCK_TAGS + ("a",), key=len, reverse=True)) + r")(?=[ >])([^>]*)>")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _CLASS_ID = re.compile(r'\b(?:class|id)="([^"]*)"')
+try:
+    from preprocess.cleaners.learned import _fast  # built by `pip install` (setup.py); optional
+except ImportError:
+    _fast = None
+else:
+    _fast.set_tags({**TAG_INDEX, "a": -1}, frozenset(TAG_INDEX[t] for t in VOID))
 
 
 @dataclass
@@ -90,7 +96,16 @@ def _add_block(page: Page, buf: list[str], lbuf: list[str], owner: int, chars: i
 
 
 def split_blocks(markup: str, max_depth: int = 400) -> Page:
-    """The blocks and their elements; elements nested deeper than ``max_depth`` share their ancestor's."""
+    """The blocks and their elements; elements nested deeper than ``max_depth`` share their ancestor's.
+
+    The compiled scanner (``_fast.scan``) when it was built, else :func:`split_python`: the same Page."""
+    if _fast is None:
+        return split_python(markup, max_depth)
+    return Page(*_fast.scan(markup, max_depth))
+
+
+def split_python(markup: str, max_depth: int = 400) -> Page:
+    """:func:`split_blocks` in Python: a stack of elements over one ``re.split`` on the block-level tags."""
     page = Page()
     el_tag, el_parent, el_depth = page.el_tag, page.el_parent, page.el_depth
     el_names, el_start, el_end = page.el_names, page.el_start, page.el_end

@@ -26,6 +26,11 @@ import numpy as np
 
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 
+try:
+    from preprocess.cleaners.learned import _fast  # the compiled path_or (setup.py); optional
+except ImportError:
+    _fast = None
+
 NAMES = ["page_link_density", "page_linked_share", "longest_share", "long_blocks", "in_top", "in_top_parent",
          "top_share", "parent_score", "grand_score", "own_link_density", "parent_link_density", "in_dense",
          "dense_share", "after_top", "before_top", "negative_path", "positive_path", "comment_path"]
@@ -64,24 +69,45 @@ class ValueCache:
         return [r if r is not None else self(v) for v, r in zip(values, map(get, values))]
 
 
+_POSITIVE_WORDS = ("article", "body", "content", "entry", "main", "page", "pagination", "post", "text", "blog", "story")
+_NEGATIVE_WORDS = ("-ad-", "hidden", "banner", "combx", "comment", "com-", "contact", "foot", "gdpr", "masthead",
+                   "media", "meta", "outbrain", "promo", "related", "scroll", "share", "shoutbox", "sidebar",
+                   "skyscraper", "sponsor", "shopping", "tags", "tool", "widget")
+_COMMENT_WORDS = ("comment", "reply", "respond", "discuss", "disqus", "talkback")
+
+
 def _flags(names: str) -> int:
-    """Bits of a class/id value: 1 readability-negative, 2 readability-positive, 4 a comment section's name."""
+    """Bits of a class/id value: 1 readability-negative, 2 readability-positive, 4 a comment section's name.
+
+    The regexes' word lists as substring tests on the lower-cased value (4x faster) when it is ASCII without a
+    newline (where re.I and ``$`` agree with that); else the regexes."""
     if not names:
         return 0
-    return (bool(_NEGATIVE.search(names)) | bool(_POSITIVE.search(names)) << 1
-            | bool(_COMMENT.search(names)) << 2)
+    if not names.isascii() or "\n" in names:
+        return (bool(_NEGATIVE.search(names)) | bool(_POSITIVE.search(names)) << 1
+                | bool(_COMMENT.search(names)) << 2)
+    low = names.lower()
+    negative = (any(w in low for w in _NEGATIVE_WORDS) or low == "hid" or low.startswith("hid ")
+                or low.endswith(" hid") or " hid " in low)
+    return negative | any(w in low for w in _POSITIVE_WORDS) << 1 | any(w in low for w in _COMMENT_WORDS) << 2
 
 
 class_flags = ValueCache(_flags)
 
 
-def _path_flags(flags: list[int], parent: list[int]) -> np.ndarray:
-    """Per element: the flags of it and every ancestor, OR-ed (parents come before children)."""
-    out = list(flags)
-    for e, p in enumerate(parent):
-        if p >= 0:
-            out[e] |= out[p]
-    return np.asarray(out, dtype=np.int64)
+def path_or(parent: np.ndarray, depth: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``rows`` (elements x uint64 bit words, any rows past the elements untouched) with each element's row
+    OR-ed into its descendants', in place: one C loop when ``_fast`` was built, else one numpy step per depth."""
+    if _fast is not None:
+        _fast.path_or(parent, rows)
+        return rows
+    if len(parent):
+        by_depth = np.argsort(depth, kind="stable")
+        bounds = np.searchsorted(depth[by_depth], np.arange(depth.max() + 2))
+        for d in range(1, depth.max() + 1):
+            level = by_depth[bounds[d]:bounds[d + 1]]
+            rows[level] |= rows[parent[level]]
+    return rows
 
 
 def _in_range(n: int, lo: int, hi: int) -> np.ndarray:
@@ -159,7 +185,8 @@ def page_context(page: Page, chars: np.ndarray, link: np.ndarray, commas: np.nda
     par_ld = np.where(par >= 0, el_ld[np.maximum(par, 0)], own_ld)
 
     # Baisa: descend into the densest child (characters per element below it) while it holds over half
-    size = _subtree_sizes(parent, np.asarray(page.el_depth, dtype=np.int64))
+    depth = np.asarray(page.el_depth, dtype=np.int64)
+    size = _subtree_sizes(parent, depth)
     order = np.argsort(parent, kind="stable")
     sorted_parent = parent[order]
     node = 0
@@ -174,7 +201,7 @@ def page_context(page: Page, chars: np.ndarray, link: np.ndarray, commas: np.nda
             break
         node = k
     in_dense = _in_range(n, el_first[node], el_stop[node])
-    path = _path_flags(flags, page.el_parent)
+    path = path_or(parent, depth, fl.astype(np.uint64)[:, None])[:, 0].astype(np.int64)
     block_path = np.where(owner >= 0, path[np.maximum(owner, 0)], 0)
     return np.column_stack(page_cols + [in_top, in_tp, np.full(n, top_share), p_score, g_score, own_ld, par_ld,
                                         in_dense, np.full(n, el_chars[node] / total), after_top, before_top,

@@ -27,7 +27,12 @@ from operator import itemgetter
 import numpy as np
 
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
-from preprocess.cleaners.learned.context import NAMES as CONTEXT, ValueCache, page_context
+from preprocess.cleaners.learned.context import NAMES as CONTEXT, ValueCache, page_context, path_or
+
+try:
+    from preprocess.cleaners.learned import _fast  # the compiled counts (setup.py); optional
+except ImportError:
+    _fast = None
 
 STOP_WORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have having he her
@@ -40,6 +45,8 @@ _NOT_WORD = re.compile(r"\W")
 _WORDS = re.compile(r"\w+")
 CLASS_TOKEN = re.compile(r"[a-z]+")  # class/id tokens: letter runs of the lower-cased value
 FINAL = tuple(".!?\"'”’)")
+if _fast is not None:
+    _fast.set_stop_words(STOP_WORDS)
 
 TEXT = ["log_chars", "log_words", "link_density", "word_length", "commas", "stops", "final_punct", "stop_words",
         "capitalised", "title_words", "linked"]
@@ -81,10 +88,16 @@ def feature_names(vocab: TokenVocab) -> list[str]:
             + [f"path:{t}" for t in tags] + [f"own:{t}" for t in vocab.tokens] + [f"path:.{t}" for t in vocab.tokens])
 
 
-def _bits(masks: list[int], width: int) -> np.ndarray:
-    nb = (width + 7) // 8
-    raw = np.frombuffer(b"".join(m.to_bytes(nb, "little") for m in masks), dtype=np.uint8).reshape(len(masks), nb)
-    return np.unpackbits(raw, axis=1, bitorder="little")[:, :width]
+def _words(masks: list[int], width: int) -> np.ndarray:
+    """Bit masks as rows of uint64 words (bit i of a mask: bit i % 64 of word i // 64), plus one zero row."""
+    nb = 8 * max((width + 63) // 64, 1)
+    raw = b"".join(m.to_bytes(nb, "little") for m in masks) + bytes(nb)
+    return np.frombuffer(raw, dtype="<u8").reshape(len(masks) + 1, nb // 8).copy()
+
+
+def _unpack(words: np.ndarray, width: int) -> np.ndarray:
+    """The first ``width`` bits of each row of :func:`_words`, as 0/1 columns."""
+    return np.unpackbits(words.astype("<u8").view(np.uint8), axis=1, bitorder="little")[:, :width]
 
 
 def _shift(col: np.ndarray, offset: int, fill: float) -> np.ndarray:
@@ -121,8 +134,24 @@ def _capitalised(words: list[str]) -> np.ndarray:
 
 
 def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.ndarray:
-    """The TEXT columns. Block texts are single-spaced (``blocks._plain``), so a block's words are its spaces
-    plus one and the page's words are one ``split``: per-word tests run as C-level ``map`` over all of them."""
+    """The TEXT columns, with characters and commas per block: counted by ``_fast.text_stats`` when it was
+    built and the texts are single-spaced (``blocks.split_blocks``'s always are), else :func:`text_counts`."""
+    title_words = set(_WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
+    counts = _fast.text_stats(texts, title_words) if _fast is not None else None
+    if counts is None:
+        counts = text_counts(texts, title_words)
+    chars, nw, commas, stops, final, n_stop, n_cap, n_title = counts.T
+    shared = np.where(nw < 40, n_title / nw, 0.0)
+    link = np.minimum(link_chars / chars, 1.0)
+    cols = np.column_stack([np.log1p(chars), np.log1p(nw), link, chars / nw, commas / nw, stops / nw, final,
+                            n_stop / nw, n_cap / nw, shared, link > 0.99])
+    return cols, chars, commas
+
+
+def text_counts(texts: list[str], title_words: set[str]) -> np.ndarray:
+    """(blocks x 8): characters, words, commas, full stops, final punctuation, stop words, capitalised words and
+    (blocks under 40 words) title words. Single-spaced texts: a block's words are its spaces plus one and the
+    page's words are one ``split``, so per-word tests run as C-level ``map`` over all of them."""
     n = len(texts)
     chars = np.fromiter(map(len, texts), np.float64, n)
     nw = np.fromiter(map(str.count, texts, repeat(" ")), np.float64, n) + 1
@@ -139,16 +168,12 @@ def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.nda
     starts = np.concatenate(([0], np.cumsum(nw)[:-1])).astype(np.int64)
     n_stop = _per_block(np.fromiter(map(STOP_WORDS.__contains__, low), bool, len(low)), starts)
     n_cap = _per_block(_capitalised(words), starts)
-    title_words = set(_WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
     if title_words:
-        shared = np.where(nw < 40, _per_block(np.fromiter(map(title_words.__contains__, low), bool, len(low)),
-                                              starts) / nw, 0.0)
+        n_title = np.where(nw < 40, _per_block(np.fromiter(map(title_words.__contains__, low), bool, len(low)),
+                                               starts), 0.0)
     else:
-        shared = np.zeros(n)
-    link = np.minimum(link_chars / chars, 1.0)
-    cols = np.column_stack([np.log1p(chars), np.log1p(nw), link, chars / nw, commas / nw, stops / nw, final,
-                            n_stop / nw, n_cap / nw, shared, link > 0.99])
-    return cols, chars, commas
+        n_title = np.zeros(n)
+    return np.column_stack([chars, nw, commas, stops, final, n_stop, n_cap, n_title])
 
 
 def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
@@ -161,14 +186,6 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     text, chars, commas = text_columns(page.texts, link_chars, title)
     context = page_context(page, chars, link_chars, commas)
 
-    # elements: class/id masks and tag paths (parents come before children)
-    el_parent = page.el_parent
-    own_tok = vocab.masks(page.el_names)
-    path_tok, path_tag = list(own_tok), [1 << t for t in page.el_tag]
-    for e, parent in enumerate(el_parent):
-        if parent >= 0:
-            path_tok[e] |= path_tok[parent]
-            path_tag[e] |= path_tag[parent]
     signature = Counter(zip(page.el_tag, page.el_names))
     owner = np.asarray(page.owner, dtype=np.int64)
     has_owner = owner >= 0
@@ -176,7 +193,7 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     n_el = len(page.el_tag)
     if n_el:
         el_tag = np.asarray(page.el_tag, dtype=np.int64)
-        el_parent = np.asarray(el_parent, dtype=np.int64)
+        el_parent = np.asarray(page.el_parent, dtype=np.int64)
         el_chars = np.asarray(page.el_end, dtype=np.float64) - np.asarray(page.el_start, dtype=np.float64)
         el_depth = np.asarray(page.el_depth, dtype=np.float64)
         sig = np.fromiter(map(signature.__getitem__, zip(page.el_tag, page.el_names)), np.float64, n_el)
@@ -200,7 +217,8 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     ctx = [_shift(ctx_src[c], o, 0.0) for o in CONTEXT_OFFSETS for c in CONTEXT_COLUMNS]
     ctx += [_window_mean(text[:, 0], WINDOW), _window_mean(text[:, 2], WINDOW)]
 
-    # bits: tag one-hots and masks of each block's enclosing element
+    # bits: tag one-hots of each block's element and its parent; the element's class/id tokens, and the tags and
+    # tokens of it and every ancestor (masks OR-ed down the tree); blocks without an element get the zero row
     tag_oh = np.zeros((n, n_tags), dtype=np.float32)
     par_oh = np.zeros((n, n_tags), dtype=np.float32)
     rows = np.arange(n)
@@ -208,12 +226,15 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
         tag_oh[rows[has_owner], el_tag[own[has_owner]]] = 1
         hp = parent >= 0
         par_oh[rows[hp], el_tag[parent[hp]]] = 1
-        owners = page.owner  # element index per block, -1 for none
-        path_tag_bits = _bits([path_tag[o] if o >= 0 else 0 for o in owners], n_tags)
-        tok_bits = _bits([own_tok[o] if o >= 0 else 0 for o in owners] + [path_tok[o] if o >= 0 else 0 for o in owners],
-                         n_tok) if n_tok else np.zeros((2 * n, 0), dtype=np.uint8)
+        depth = np.asarray(page.el_depth, dtype=np.int64)
+        row = np.where(has_owner, owner, n_el)
+        tok = _words(vocab.masks(page.el_names), n_tok)
+        path_tok = path_or(el_parent, depth, tok.copy())
+        path_tag = path_or(el_parent, depth, np.append(np.left_shift(1, el_tag), 0).astype(np.uint64)[:, None])
+        own_bits, path_tok_bits = _unpack(tok[row], n_tok), _unpack(path_tok[row], n_tok)
+        path_tag_bits = _unpack(path_tag[row], n_tags)
     else:
         path_tag_bits = np.zeros((n, n_tags), dtype=np.uint8)
-        tok_bits = np.zeros((2 * n, n_tok), dtype=np.uint8)
+        own_bits = path_tok_bits = np.zeros((n, n_tok), dtype=np.uint8)
     return np.hstack([text, position, structure, np.column_stack(ctx), context, tag_oh, par_oh, path_tag_bits,
-                      tok_bits[:n], tok_bits[n:]]).astype(np.float32)
+                      own_bits, path_tok_bits]).astype(np.float32)
