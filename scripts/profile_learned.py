@@ -16,7 +16,8 @@ from pathlib import Path
 
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
-from preprocess.cleaners.learned.blocks import body_markup, split_blocks
+from preprocess.cleaners.learned import blocks
+from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import TokenVocab, page_features
 from preprocess.cleaners.learned.model import load_model
 from preprocess.document import Document
@@ -41,7 +42,7 @@ def main(argv=None) -> int:
     model = load_model(args.model)
     vocab = TokenVocab(model.vocab)
     pre = build_steps(CleanOptions(), stop_before="tags")
-    cpu = dict.fromkeys(("decode+parse", "body_markup", "split_blocks", "page_features", "model"), 0.0)
+    cpu = dict.fromkeys(("decode+parse", "split_body", "page_features", "model"), 0.0)
     for raw in raws:
         t = time.process_time()
         docs = run_steps(pre, [Document(id="p", content_type="text/html", raw=raw)])
@@ -50,11 +51,8 @@ def main(argv=None) -> int:
             continue
         tree = docs[0].tree
         t = time.process_time()
-        markup = body_markup(tree)
-        cpu["body_markup"] += time.process_time() - t
-        t = time.process_time()
-        page = split_blocks(markup)
-        cpu["split_blocks"] += time.process_time() - t
+        page = split_body(tree)
+        cpu["split_body"] += time.process_time() - t
         if not page.texts:
             continue
         t = time.process_time()
@@ -69,7 +67,8 @@ def main(argv=None) -> int:
         t = time.process_time()
         Pipeline(opts).process(docs)
         cpu[name] = time.process_time() - t
-    print(f"{len(raws)} pages of {args.sets}")
+    print(f"{len(raws)} pages of {args.sets}; compiled scanner and counts (_fast): "
+          f"{'yes' if blocks._fast is not None else 'NO, pure Python'}")
     print("| stage | ms/page | docs/s |\n|---|---:|---:|")
     for name, s in cpu.items():
         ms = 1000 * s / len(raws)

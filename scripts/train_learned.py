@@ -35,7 +35,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: 2 threads on a shared
 from eval.cleaning.gold import FORMATS, gold_pages, page_url
 from eval.cleaning.harness import strip_wrapper
 from eval.cleaning.score import tokens
-from preprocess.cleaners.learned.blocks import body_markup, split_blocks
+from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import CLASS_TOKEN, TokenVocab, feature_names, page_features
 from preprocess.document import Document
 from preprocess.options import CleanOptions
@@ -72,7 +72,7 @@ def read_page(page, steps):
     if not docs or docs[0].tree is None or docs[0].tree.body is None:
         return None
     tree = docs[0].tree
-    blocks = split_blocks(body_markup(tree))
+    blocks = split_body(tree)
     if not blocks.texts:
         return None
     per_block = [tokens(t) for t in blocks.texts]

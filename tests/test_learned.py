@@ -3,11 +3,12 @@ import json
 
 import numpy as np
 import pytest
+from resiliparse.parse.html import HTMLTree
 
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
 from eval.cleaning.score import word_prf
-from preprocess.cleaners.learned.blocks import split_blocks
+from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features, text_columns
 from preprocess.cleaners.learned.model import DEFAULT_MODEL, BlockModel, load_model
 from preprocess.document import Document
@@ -31,6 +32,10 @@ def stump(names: list[str], feature: str, limit: float, low: float, high: float)
     return {"features": names, "vocab": [], "base": 0.0, "depth": 1, "threshold": 0.5,
             "trees": {"feature": [[names.index(feature), 0, 0]], "threshold": [[limit, 1e300, 1e300]],
                       "left": [[1, 1, 2]], "right": [[2, 1, 2]], "value": [[0.0, low, high]]}}
+
+
+def blocks_of(html: str):
+    return split_body(HTMLTree.parse(html))
 
 
 def clean(raw: bytes, **kw):
@@ -71,7 +76,7 @@ def test_fast_text_columns_count_words_block_by_block_even_with_odd_characters()
 
 def test_features_have_one_row_per_block_and_one_column_per_name():
     vocab = TokenVocab(["nav", "post", "footer"])
-    page = split_blocks(f'<body><div id="nav"><a href="/">Home</a></div><div class="post"><p>{ARTICLE}</p>'
+    page = blocks_of(f'<body><div id="nav"><a href="/">Home</a></div><div class="post"><p>{ARTICLE}</p>'
                         '</div><div id="footer">c</div></body>')
     X = page_features(page, "Bees", vocab)
     assert X.shape == (len(page.texts), len(feature_names(vocab))) == (3, len(feature_names(vocab)))
@@ -82,7 +87,7 @@ def test_features_have_one_row_per_block_and_one_column_per_name():
 
 def test_only_anchors_with_an_href_count_as_link_text():
     # <a name=...> wraps whole posts on old forum pages (lexbor reopens it in every paragraph): not a link
-    page = split_blocks('<body><p><a name="post1">A long post that is not a link at all.</a></p>'
+    page = blocks_of('<body><p><a name="post1">A long post that is not a link at all.</a></p>'
                         '<p>Read <a href="/more">more here</a></p></body>')
     assert page.texts == ["A long post that is not a link at all.", "Read more here"]
     assert page.link_chars == [0, len("more here")]
@@ -90,7 +95,7 @@ def test_only_anchors_with_an_href_count_as_link_text():
 
 def test_path_names_and_distance_from_readabilitys_candidate():
     vocab = TokenVocab([])
-    page = split_blocks(f'<body><div class="article"><p>{ARTICLE}</p><p>{ARTICLE}, and more, and more.</p></div>'
+    page = blocks_of(f'<body><div class="article"><p>{ARTICLE}</p><p>{ARTICLE}, and more, and more.</p></div>'
                         '<div id="comments"><div class="c1"><p>Great post, thanks, really.</p></div></div>'
                         '<div class="sidebar-promo"><p>Buy now</p></div></body>')
     X = page_features(page, "Bees", vocab)
@@ -105,7 +110,7 @@ def test_path_names_and_distance_from_readabilitys_candidate():
 def test_subtree_sizes_by_depth_level_equal_a_walk_up_the_tree():
     from preprocess.cleaners.learned.context import _subtree_sizes
 
-    page = split_blocks("<body><div><p>a</p><ul><li>b</li><li>c<br>d</li></ul></div><div><p>e</p></div></body>")
+    page = blocks_of("<body><div><p>a</p><ul><li>b</li><li>c<br>d</li></ul></div><div><p>e</p></div></body>")
     parent, depth = np.asarray(page.el_parent), np.asarray(page.el_depth)
     walk = np.ones(len(parent))
     for e in range(len(parent) - 1, -1, -1):

@@ -43,7 +43,7 @@ class HintFilter(Step):
         body = doc.tree.body if doc.tree is not None else None
         if body is None:
             return doc
-        limit = self.max_share * len(body.text or "")
+        limit = None  # the page's text is measured only once a candidate needs it
         drop, last = [], None
         # .values(): one call; indexing resiliparse's node lists costs milliseconds per item.
         # Matches come in document order, so one inside an element already dropped follows it.
@@ -52,6 +52,8 @@ class HintFilter(Step):
                 continue
             if _MAYBE.search(f"{el.class_name or ''} {el.id or ''}"):
                 continue
+            if limit is None:
+                limit = self.max_share * len(body.text or "")
             if len(el.text or "") > limit:  # a "header" left open around the whole page: never drop most of it
                 self.stat_update("kept_large")
                 continue

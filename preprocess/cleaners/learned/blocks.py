@@ -22,6 +22,7 @@ from preprocess.dom import fragment_text
 NOISE = ("script", "style", "noscript", "template", "svg", "math", "iframe", "object", "embed", "select",
          "textarea", "button", "xmp", "noembed", "noframes")
 _NOISE_SELECTOR = ",".join(NOISE)
+RAW_TEXT = ("script", "style", "xmp", "iframe", "noembed", "noframes")  # content serialised as is
 BLOCK_TAGS = ("body", "p", "div", "br", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6",
               "table", "caption", "tr", "td", "th", "thead", "tbody", "tfoot", "section", "article", "aside", "nav",
               "header", "footer", "main", "blockquote", "pre", "form", "fieldset", "legend", "center", "address",
@@ -38,6 +39,7 @@ except ImportError:
     _fast = None
 else:
     _fast.set_tags({**TAG_INDEX, "a": -1}, frozenset(TAG_INDEX[t] for t in VOID))
+    _fast.set_noise({t: 1 if t == "embed" else 2 if t in RAW_TEXT else 3 for t in NOISE})
 
 
 @dataclass
@@ -95,17 +97,27 @@ def _add_block(page: Page, buf: list[str], lbuf: list[str], owner: int, chars: i
     return chars
 
 
-def split_blocks(markup: str, max_depth: int = 400) -> Page:
-    """The blocks and their elements; elements nested deeper than ``max_depth`` share their ancestor's.
+def split_body(tree, max_depth: int = 400) -> Page:
+    """The blocks and elements of a parsed page's ``<body>`` (none without one); elements nested deeper than
+    ``max_depth`` share their ancestor's.
 
-    The compiled scanner (``_fast.scan``) when it was built, else :func:`split_python`: the same Page."""
+    The compiled scanner (``_fast.scan``) reads lexbor's serialisation of the whole ``<body>`` and skips the
+    noise elements and comments itself, so the tree is left as it was; without it, :func:`body_markup` removes
+    them and :func:`split_python` splits. Both give the same Page (``tests/test_learned.py``)."""
     if _fast is None:
-        return split_python(markup, max_depth)
-    return Page(*_fast.scan(markup, max_depth))
+        return split_python(body_markup(tree), max_depth)
+    body = tree.body if tree is not None else None
+    if body is None:
+        return Page()
+    fields = _fast.scan(body.html, max_depth)
+    if fields is None:  # a script with "<!--" in it: its end is the tokenizer's call, so the tree's noise goes
+        fields = _fast.scan(body_markup(tree), max_depth, False)
+    return Page(*fields)
 
 
 def split_python(markup: str, max_depth: int = 400) -> Page:
-    """:func:`split_blocks` in Python: a stack of elements over one ``re.split`` on the block-level tags."""
+    """:func:`split_body` in Python, on :func:`body_markup`'s output: a stack of elements over one ``re.split``
+    on the block-level tags."""
     page = Page()
     el_tag, el_parent, el_depth = page.el_tag, page.el_parent, page.el_depth
     el_names, el_start, el_end = page.el_names, page.el_start, page.el_end

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html as htmllib
 
-from preprocess.cleaners.learned.blocks import body_markup, split_blocks
+from preprocess.cleaners.learned.blocks import body_markup, split_body
 from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.model import BlockModel, load_model
 from preprocess.document import Document
@@ -39,9 +39,10 @@ class LearnedCleaner(Step):
         if body is None:  # framesets, fragments without a body: tag removal takes the page as is
             self.stat_update("no_body")
             return doc
-        page = split_blocks(body_markup(doc.tree))
+        page = split_body(doc.tree)
         if not page.texts:
             self.stat_update("no_blocks")
+            body_markup(doc.tree)  # the noise elements out, as on every other page (tag removal writes this one)
             return doc
         keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
         kept = [i for i, k in enumerate(keep) if k]

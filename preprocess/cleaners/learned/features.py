@@ -1,4 +1,4 @@
-"""Block features for the learned cleaner: one row per block of :func:`blocks.split_blocks`.
+"""Block features for the learned cleaner: one row per block of :func:`blocks.split_body`.
 
 Groups (``feature_names`` lists every column):
 
@@ -135,7 +135,7 @@ def _capitalised(words: list[str]) -> np.ndarray:
 
 def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.ndarray:
     """The TEXT columns, with characters and commas per block: counted by ``_fast.text_stats`` when it was
-    built and the texts are single-spaced (``blocks.split_blocks``'s always are), else :func:`text_counts`."""
+    built and the texts are single-spaced (``blocks.split_body``'s always are), else :func:`text_counts`."""
     title_words = set(_WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
     counts = _fast.text_stats(texts, title_words) if _fast is not None else None
     if counts is None:
@@ -150,20 +150,18 @@ def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.nda
 
 def text_counts(texts: list[str], title_words: set[str]) -> np.ndarray:
     """(blocks x 8): characters, words, commas, full stops, final punctuation, stop words, capitalised words and
-    (blocks under 40 words) title words. Single-spaced texts: a block's words are its spaces plus one and the
-    page's words are one ``split``, so per-word tests run as C-level ``map`` over all of them."""
+    (blocks under 40 words) title words. The page's words are one ``split``, so per-word tests run as C-level
+    ``map`` over all of them."""
     n = len(texts)
     chars = np.fromiter(map(len, texts), np.float64, n)
-    nw = np.fromiter(map(str.count, texts, repeat(" ")), np.float64, n) + 1
+    nw = np.fromiter(map(len, map(str.split, texts)), np.float64, n)
     commas = np.fromiter(map(str.count, texts, repeat(",")), np.float64, n)
     stops = np.fromiter(map(str.count, texts, repeat(". ")), np.float64, n) + \
         np.fromiter(map(str.endswith, texts, repeat(".")), np.float64, n)
     final = np.fromiter(map(str.endswith, texts, repeat(FINAL)), np.float64, n)
     joined = "\n".join(texts)
     words, low = joined.split(), joined.lower().split()
-    if not len(words) == len(low) == nw.sum():  # a character split() or lower() treat unlike a plain space
-        nw = np.fromiter((len(t.split()) for t in texts), np.float64, n)
-        words = [w for t in texts for w in t.split()]
+    if len(low) != len(words):  # lower() made a space of something
         low = [w.lower() for w in words]
     starts = np.concatenate(([0], np.cumsum(nw)[:-1])).astype(np.int64)
     n_stop = _per_block(np.fromiter(map(STOP_WORDS.__contains__, low), bool, len(low)), starts)

@@ -1,0 +1,106 @@
+"""The learned cleaner's compiled part (``_fast.pyx``) gives exactly what its pure-Python twins give.
+
+The reference is the Python path: ``body_markup`` removes noise elements from the
+tree, ``split_python`` splits the rest, numpy counts and walks the trees. The
+compiled path reads the whole ``<body>`` serialisation and skips noise and
+comments itself, so the pages here are made to stress that: real gold pages,
+the same pages cut anywhere, and random nestings of raw-text elements, comments,
+"</script>" inside scripts' escapes and tags named like "y<svg".
+"""
+import random
+import shutil
+from dataclasses import asdict
+
+import numpy as np
+import pytest
+from resiliparse.parse.html import HTMLTree
+
+from eval.cleaning.gold import gold_pages
+from eval.cleaning.harness import strip_wrapper
+from preprocess.cleaners.learned import blocks, context, features, model
+from preprocess.cleaners.learned.features import TokenVocab, page_features
+from preprocess.cleaners.learned.model import load_model
+from tests.conftest import shared
+
+TWINS = (blocks, features, context, model)
+TAGS = ["div", "p", "span", "a href=x", "a name=y", "li", "ul", "table", "td", "b", "svg", "math", "object", "template",
+        "select", "option", "textarea", "button", "noscript", "script", "style", "iframe", "xmp", "noembed",
+        "noframes", "h1", "section", "embed", "br", "hr"]
+TEXTS = ["<!--<script>", "</SCRIPT >", "<script/", "--!>", "<!-->", "hello", " world ", "a &amp; b", "&lt;p&gt;",
+         "</p>", "<div>", "</svg>", "</object>", "<!-- c -->", "<!--", "-->", "x<y", "</script>", "</style", "<script>",
+         "\u00a0", "é", " ", "<p class='k'>", "</template>"]
+SCRIPTS = ["<p>a<script><!--<script></script>--></script>b</p>", "<p>a<script><!-- x --></script>b</p>",
+           "<p>a<script><!--<script>--></script>b</p><p>c</p>", "<div><script>if (a<b) x='</p>'</script>t</div>",
+           "<p>a<script><!--<script></body></html>", "<p>x<y<script>t</p><!--c--><p>u</p>"]
+
+
+pytestmark = pytest.mark.skipif(blocks._fast is None and shutil.which("cc") is None,
+                                reason="no C compiler: the compiled part was not built (pure Python runs)")
+
+
+def test_the_compiled_part_is_built():
+    assert blocks._fast is not None, "preprocess/cleaners/learned/_fast.pyx was not built: run scripts/setup.sh " \
+                                     "(pip install -e . builds it; it needs a C compiler and Python's headers)"
+
+
+@pytest.fixture(scope="module")
+def gold_html():
+    root = shared()
+    pages = gold_pages(root, None)
+    return [strip_wrapper(p.input.read_bytes()).decode("utf-8", "replace") for p in pages[::4]]
+
+
+def random_page(rng: random.Random, depth: int = 0) -> str:
+    out = []
+    for _ in range(rng.randrange(1, 5)):
+        r = rng.random()
+        if r < 0.45 and depth < 6:
+            t = rng.choice(TAGS)
+            out.append(f"<{t}>{random_page(rng, depth + 1)}</{t.split()[0]}>")
+        elif r < 0.6:
+            out.append(f"<!--{rng.choice(TEXTS)}-->")
+        else:
+            out.append(rng.choice(TEXTS))
+    return "".join(out)
+
+
+def python_page(html: str) -> dict:
+    return asdict(blocks.split_python(blocks.body_markup(HTMLTree.parse(html))))
+
+
+def test_scanner_finds_the_python_splitters_blocks_on_gold_cut_and_random_pages(gold_html):
+    rng = random.Random(3)
+    cut = [h[: rng.randrange(len(h) + 1)] for h in gold_html[:150]]
+    made = [f"<html><body>{random_page(rng)}</body></html>" for _ in range(3000)]
+    pages = gold_html + cut + made + [f"<html><body>{s}</body></html>" for s in SCRIPTS]
+    differ = [h for h in pages if asdict(blocks.split_body(HTMLTree.parse(h))) != python_page(h)]
+    assert not differ, f"{len(differ)} of {len(pages)} pages differ, first: {differ[0][:300]!r}"
+    texts = blocks.split_body(HTMLTree.parse("<body>" + SCRIPTS[0] + SCRIPTS[3] + "</body>")).texts
+    assert texts == ["ab", "t"]  # the escaped "</script>" stays inside the first script
+
+
+def test_features_and_scores_equal_the_pure_python_ones(gold_html, monkeypatch):
+    m = load_model()
+    vocab = TokenVocab(m.vocab)
+    trees = [HTMLTree.parse(h) for h in gold_html[:200]]
+    titles = [t.title or "" for t in trees]
+    fast = [page_features(blocks.split_body(t), title, vocab) for t, title in zip(trees, titles)]
+    for mod in TWINS:
+        monkeypatch.setattr(mod, "_fast", None)
+    slow = [page_features(blocks.split_body(HTMLTree.parse(h)), title, vocab) for h, title in zip(gold_html[:200], titles)]
+    assert sum(len(x) for x in fast) > 10_000
+    for a, b in zip(fast, slow):
+        assert np.array_equal(a, b)
+    monkeypatch.undo()
+    compiled = [m.margin(x) for x in fast if len(x)]
+    for mod in TWINS:
+        monkeypatch.setattr(mod, "_fast", None)
+    assert all(np.array_equal(a, m.margin(x)) for a, x in zip(compiled, [x for x in fast if len(x)]))
+
+
+def test_text_counts_fall_back_to_python_for_texts_that_are_not_single_spaced():
+    texts = ["Two  spaces", "a\tb", "The End."]
+    assert features._fast.text_stats(texts, set()) is None
+    counts = features.text_counts(texts, {"end."})
+    assert counts[:, 1].tolist() == [2, 2, 2]
+    assert counts[2, 5:].tolist() == [1, 2, 1]  # stop words: the; capitalised: The, End.; title words: end.
