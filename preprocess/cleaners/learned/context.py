@@ -39,11 +39,11 @@ _NEGATIVE = re.compile(r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|commen
                        r"gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|"
                        r"sponsor|shopping|tags|tool|widget", re.I)
 _COMMENT = re.compile(r"comment|reply|respond|discuss|disqus|talkback", re.I)
-_TAG_PRIOR = np.zeros(len(BLOCK_TAGS))
+TAG_PRIOR = np.zeros(len(BLOCK_TAGS))
 for _t, _w in (("div", 5), ("pre", 3), ("td", 3), ("blockquote", 3), ("address", -3), ("ol", -3), ("ul", -3),
                ("dl", -3), ("dd", -3), ("dt", -3), ("li", -3), ("form", -3), ("h1", -5), ("h2", -5), ("h3", -5),
                ("h4", -5), ("h5", -5), ("h6", -5), ("th", -5)):
-    _TAG_PRIOR[BLOCK_TAGS.index(_t)] = _w
+    TAG_PRIOR[BLOCK_TAGS.index(_t)] = _w
 
 
 class ValueCache:
@@ -164,7 +164,7 @@ def page_context(page: Page, chars: np.ndarray, link: np.ndarray, commas: np.nda
     scored[grand[g]] = True
     flags = class_flags.many(page.el_names)
     fl = np.asarray(flags, dtype=np.int64)
-    prior = _TAG_PRIOR[tag] + 25.0 * ((fl >> 1 & 1) - (fl & 1))
+    prior = TAG_PRIOR[tag] + 25.0 * ((fl >> 1 & 1) - (fl & 1))
     cand = np.where(scored, (score + prior) * (1 - el_ld), -np.inf)
     top = int(np.argmax(cand))
     if np.isfinite(cand[top]) and cand[top] > 0:

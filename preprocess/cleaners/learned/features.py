@@ -27,7 +27,7 @@ from operator import itemgetter
 import numpy as np
 
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
-from preprocess.cleaners.learned.context import NAMES as CONTEXT, ValueCache, page_context, path_or
+from preprocess.cleaners.learned.context import NAMES as CONTEXT, TAG_PRIOR, ValueCache, class_flags, page_context, path_or
 
 try:
     from preprocess.cleaners.learned import _fast  # the compiled counts (setup.py); optional
@@ -133,13 +133,17 @@ def _capitalised(words: list[str]) -> np.ndarray:
     return out
 
 
-def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.ndarray:
-    """The TEXT columns, with characters and commas per block: counted by ``_fast.text_stats`` when it was
-    built and the texts are single-spaced (``blocks.split_body``'s always are), else :func:`text_counts`."""
+def text_counts_of(texts: list[str], title: str) -> np.ndarray:
+    """:func:`text_counts` for a page with this title: by ``_fast.text_stats`` when it was built and the texts
+    are single-spaced (``blocks.split_body``'s always are)."""
     title_words = set(_WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
     counts = _fast.text_stats(texts, title_words) if _fast is not None else None
-    if counts is None:
-        counts = text_counts(texts, title_words)
+    return text_counts(texts, title_words) if counts is None else counts
+
+
+def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.ndarray:
+    """The TEXT columns, with characters and commas per block."""
+    counts = text_counts_of(texts, title)
     chars, nw, commas, stops, final, n_stop, n_cap, n_title = counts.T
     shared = np.where(nw < 40, n_title / nw, 0.0)
     link = np.minimum(link_chars / chars, 1.0)
@@ -180,40 +184,14 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     n_tags, n_tok = len(BLOCK_TAGS), len(vocab.tokens)
     if not n:
         return np.zeros((0, len(numeric_names()) + 3 * n_tags + 2 * n_tok), dtype=np.float32)
-    link_chars = np.asarray(page.link_chars, dtype=np.float64)
-    text, chars, commas = text_columns(page.texts, link_chars, title)
-    context = page_context(page, chars, link_chars, commas)
-
-    signature = Counter(zip(page.el_tag, page.el_names))
     owner = np.asarray(page.owner, dtype=np.int64)
     has_owner = owner >= 0
     own = np.where(has_owner, owner, 0)
     n_el = len(page.el_tag)
-    if n_el:
-        el_tag = np.asarray(page.el_tag, dtype=np.int64)
-        el_parent = np.asarray(page.el_parent, dtype=np.int64)
-        el_chars = np.asarray(page.el_end, dtype=np.float64) - np.asarray(page.el_start, dtype=np.float64)
-        el_depth = np.asarray(page.el_depth, dtype=np.float64)
-        sig = np.fromiter(map(signature.__getitem__, zip(page.el_tag, page.el_names)), np.float64, n_el)
-        parent = np.where(has_owner, el_parent[own], -1)
-        grand = np.where(parent >= 0, el_parent[np.maximum(parent, 0)], -1)
-    else:  # no elements (text without a body)
-        el_tag = el_parent = np.zeros(1, dtype=np.int64)
-        el_chars = el_depth = sig = np.zeros(1)
-        parent = grand = np.full(n, -1)
-    total = max(page.chars, 1)
-    chars_of = lambda idx: np.where(idx >= 0, el_chars[np.maximum(idx, 0)], total)  # noqa: E731
-    oc, pc, gc = chars_of(np.where(has_owner, owner, -1)), chars_of(parent), chars_of(grand)
-    same_owner = np.bincount(own, minlength=max(n_el, 1))[own]
-    structure = np.column_stack([np.log1p(np.where(has_owner, el_depth[own], 0)), oc / total, pc / total, gc / total,
-                                 np.log1p(oc), np.log1p(pc), np.log1p(gc), np.log1p(same_owner),
-                                 np.log1p(np.where(has_owner, sig[own], 0))])
-    idx = np.arange(n, dtype=np.float64)
-    position = np.column_stack([idx / n, np.asarray(page.start, dtype=np.float64) / total,
-                                np.full(n, np.log1p(total)), np.full(n, np.log1p(n))])
-    ctx_src = {"log_chars": text[:, 0], "link_density": text[:, 2], "stop_words": text[:, 7]}
-    ctx = [_shift(ctx_src[c], o, 0.0) for o in CONTEXT_OFFSETS for c in CONTEXT_COLUMNS]
-    ctx += [_window_mean(text[:, 0], WINDOW), _window_mean(text[:, 2], WINDOW)]
+    el_tag = np.asarray(page.el_tag, dtype=np.int64)
+    el_parent = np.asarray(page.el_parent, dtype=np.int64)
+    parent = np.where(has_owner, el_parent[own], -1) if n_el else np.full(n, -1)
+    numeric = (numeric_python if _fast is None else numeric_compiled)(page, title, owner)
 
     # bits: tag one-hots of each block's element and its parent; the element's class/id tokens, and the tags and
     # tokens of it and every ancestor (masks OR-ed down the tree); blocks without an element get the zero row
@@ -234,5 +212,55 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     else:
         path_tag_bits = np.zeros((n, n_tags), dtype=np.uint8)
         own_bits = path_tok_bits = np.zeros((n, n_tok), dtype=np.uint8)
-    return np.hstack([text, position, structure, np.column_stack(ctx), context, tag_oh, par_oh, path_tag_bits,
-                      own_bits, path_tok_bits]).astype(np.float32)
+    return np.hstack([numeric, tag_oh, par_oh, path_tag_bits, own_bits, path_tok_bits]).astype(np.float32)
+
+
+def _signatures(page: Page) -> np.ndarray:
+    """Per element: the elements on the page with its tag and class/id value."""
+    signature = Counter(zip(page.el_tag, page.el_names))
+    return np.fromiter(map(signature.__getitem__, zip(page.el_tag, page.el_names)), np.float64, len(page.el_tag))
+
+
+def numeric_compiled(page: Page, title: str, owner: np.ndarray) -> np.ndarray:
+    """:func:`numeric_python` by ``_fast.numeric``: the same columns, to the bit."""
+    counts = text_counts_of(page.texts, title)
+    as_int = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
+    return _fast.numeric(counts, np.asarray(page.link_chars, dtype=np.float64), owner, as_int(page.start),
+                         as_int(page.el_tag), as_int(page.el_parent), as_int(page.el_depth), as_int(page.el_start),
+                         as_int(page.el_end), _signatures(page), as_int(class_flags.many(page.el_names)),
+                         TAG_PRIOR, page.chars, WINDOW)
+
+
+def numeric_python(page: Page, title: str, owner: np.ndarray) -> np.ndarray:
+    """(blocks x len(numeric_names())): the text, position, structure, neighbour and page-context columns."""
+    n = len(page.texts)
+    link_chars = np.asarray(page.link_chars, dtype=np.float64)
+    text, chars, commas = text_columns(page.texts, link_chars, title)
+    context = page_context(page, chars, link_chars, commas)
+    has_owner = owner >= 0
+    own = np.where(has_owner, owner, 0)
+    n_el = len(page.el_tag)
+    if n_el:
+        el_parent = np.asarray(page.el_parent, dtype=np.int64)
+        el_chars = np.asarray(page.el_end, dtype=np.float64) - np.asarray(page.el_start, dtype=np.float64)
+        el_depth = np.asarray(page.el_depth, dtype=np.float64)
+        sig = _signatures(page)
+        parent = np.where(has_owner, el_parent[own], -1)
+        grand = np.where(parent >= 0, el_parent[np.maximum(parent, 0)], -1)
+    else:  # no elements (text without a body)
+        el_chars = el_depth = sig = np.zeros(1)
+        parent = grand = np.full(n, -1)
+    total = max(page.chars, 1)
+    chars_of = lambda idx: np.where(idx >= 0, el_chars[np.maximum(idx, 0)], total)  # noqa: E731
+    oc, pc, gc = chars_of(np.where(has_owner, owner, -1)), chars_of(parent), chars_of(grand)
+    same_owner = np.bincount(own, minlength=max(n_el, 1))[own]
+    structure = np.column_stack([np.log1p(np.where(has_owner, el_depth[own], 0)), oc / total, pc / total, gc / total,
+                                 np.log1p(oc), np.log1p(pc), np.log1p(gc), np.log1p(same_owner),
+                                 np.log1p(np.where(has_owner, sig[own], 0))])
+    idx = np.arange(n, dtype=np.float64)
+    position = np.column_stack([idx / n, np.asarray(page.start, dtype=np.float64) / total,
+                                np.full(n, np.log1p(total)), np.full(n, np.log1p(n))])
+    ctx_src = {"log_chars": text[:, 0], "link_density": text[:, 2], "stop_words": text[:, 7]}
+    ctx = [_shift(ctx_src[c], o, 0.0) for o in CONTEXT_OFFSETS for c in CONTEXT_COLUMNS]
+    ctx += [_window_mean(text[:, 0], WINDOW), _window_mean(text[:, 2], WINDOW)]
+    return np.hstack([text, position, structure, np.column_stack(ctx), context])
