@@ -1,9 +1,9 @@
-"""The learned cleaner's compiled scanner and tree walk (``preprocess/cleaners/learned/_fast.pyx``).
+"""The learned cleaner's compiled twins (``preprocess/cleaners/learned/_*.pyx``, see ``compiled.py``).
 
-Optional: when it cannot be built, webprune runs the pure-Python twins with the same output, slower.
+Optional: when they cannot be built, webprune runs the Python code they mirror, with the same output, slower.
 Everything else about the package is in pyproject.toml.
 """
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("preprocess.cleaners.learned._fast", ["preprocess/cleaners/learned/_fast.pyx"],
-                             optional=True)])
+setup(ext_modules=[Extension(f"preprocess.cleaners.learned.{name}", [f"preprocess/cleaners/learned/{name}.pyx"],
+                             optional=True) for name in ("_scan", "_text", "_columns", "_trees")])

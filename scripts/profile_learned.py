@@ -3,9 +3,10 @@
 
     scripts/profile_learned.py [--sets dragnet,l3s-gn1] [--pages 200] [--model FILE]
 
-Stages: decode + parse (webprune's own steps), ``body_markup`` (noise out, one
-serialisation), ``split_blocks``, ``page_features``, the model, and, for
+Stages: decode + parse (webprune's own steps), ``split_body`` (one serialisation
+of ``<body>``, noise out, blocks), ``page_features``, the model, and, for
 comparison, the whole ``--cleaner learned`` pipeline and tag removal alone.
+``WEBPRUNE_PURE_PYTHON=1`` profiles the Python twins of the compiled parts.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
-from preprocess.cleaners.learned import blocks
+from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import TokenVocab, page_features
 from preprocess.cleaners.learned.model import load_model
@@ -67,8 +68,8 @@ def main(argv=None) -> int:
         t = time.process_time()
         Pipeline(opts).process(docs)
         cpu[name] = time.process_time() - t
-    print(f"{len(raws)} pages of {args.sets}; compiled scanner and counts (_fast): "
-          f"{'yes' if blocks._fast is not None else 'NO, pure Python'}")
+    print(f"{len(raws)} pages of {args.sets}; compiled twins: "
+          f"{'on' if compiled.ON else 'OFF (pure Python)'}")
     print("| stage | ms/page | docs/s |\n|---|---:|---:|")
     for name, s in cpu.items():
         ms = 1000 * s / len(raws)

@@ -20,7 +20,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 
 # the stamp covers what pip builds from: the project files and the learned cleaner's compiled part
-stamp="$VENV/.webprune-setup-$(cat pyproject.toml setup.py scripts/setup.sh preprocess/cleaners/learned/_fast.pyx \
+stamp="$VENV/.webprune-setup-$(cat pyproject.toml setup.py scripts/setup.sh preprocess/cleaners/learned/_*.pyx preprocess/cleaners/learned/_*.pxi \
   | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
   say "installing Python packages (first run: a few minutes)"
@@ -40,7 +40,7 @@ fi
 if [ -x scripts/build_kenlm.sh ] || [ -f scripts/build_kenlm.sh ]; then
   bash scripts/build_kenlm.sh
 fi
-"$VENV/bin/python" -c 'import preprocess.cleaners.learned._fast' 2>/dev/null \
+"$VENV/bin/python" -c 'from preprocess.cleaners.learned.compiled import BUILT; assert BUILT' 2>/dev/null \
   || say "warning: the learned cleaner's compiled part did not build (it needs a C compiler and Python's headers);" \
          "--cleaner learned runs in pure Python, same output, about 1.7x slower"
 say "ready: $VENV/bin/webprune"

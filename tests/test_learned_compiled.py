@@ -1,4 +1,4 @@
-"""The learned cleaner's compiled part (``_fast.pyx``) gives exactly what its pure-Python twins give.
+"""The learned cleaner's compiled twins (``compiled.py``) give exactly what the Python code gives.
 
 The reference is the Python path: ``body_markup`` removes noise elements from the
 tree, ``split_python`` splits the rest, numpy counts and walks the trees. The
@@ -17,12 +17,11 @@ from resiliparse.parse.html import HTMLTree
 
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
-from preprocess.cleaners.learned import blocks, context, features, model
+from preprocess.cleaners.learned import blocks, compiled, features
 from preprocess.cleaners.learned.features import TokenVocab, page_features
 from preprocess.cleaners.learned.model import load_model
 from tests.conftest import shared
 
-TWINS = (blocks, features, context, model)
 TAGS = ["div", "p", "span", "a href=x", "a name=y", "li", "ul", "table", "td", "b", "svg", "math", "object", "template",
         "select", "option", "textarea", "button", "noscript", "script", "style", "iframe", "xmp", "noembed",
         "noframes", "h1", "section", "embed", "br", "hr"]
@@ -34,13 +33,14 @@ SCRIPTS = ["<p>a<script><!--<script></script>--></script>b</p>", "<p>a<script><!
            "<p>a<script><!--<script></body></html>", "<p>x<y<script>t</p><!--c--><p>u</p>"]
 
 
-pytestmark = pytest.mark.skipif(blocks._fast is None and shutil.which("cc") is None,
-                                reason="no C compiler: the compiled part was not built (pure Python runs)")
+pytestmark = pytest.mark.skipif(not compiled.BUILT and shutil.which("cc") is None,
+                                reason="no C compiler: the compiled twins were not built (pure Python runs)")
 
 
-def test_the_compiled_part_is_built():
-    assert blocks._fast is not None, "preprocess/cleaners/learned/_fast.pyx was not built: run scripts/setup.sh " \
-                                     "(pip install -e . builds it; it needs a C compiler and Python's headers)"
+def test_the_compiled_twins_are_built_and_on():
+    assert compiled.BUILT, "preprocess/cleaners/learned/_*.pyx were not built: run scripts/setup.sh (pip install " \
+                           "-e . builds them; it needs a C compiler and Python's headers)"
+    assert compiled.ON, "WEBPRUNE_PURE_PYTHON is set: unset it to test the compiled twins"
 
 
 @pytest.fixture(scope="module")
@@ -85,22 +85,20 @@ def test_features_and_scores_equal_the_pure_python_ones(gold_html, monkeypatch):
     trees = [HTMLTree.parse(h) for h in gold_html[:200]]
     titles = [t.title or "" for t in trees]
     fast = [page_features(blocks.split_body(t), title, vocab) for t, title in zip(trees, titles)]
-    for mod in TWINS:
-        monkeypatch.setattr(mod, "_fast", None)
+    monkeypatch.setattr(compiled, "ON", False)
     slow = [page_features(blocks.split_body(HTMLTree.parse(h)), title, vocab) for h, title in zip(gold_html[:200], titles)]
     assert sum(len(x) for x in fast) > 10_000
     for a, b in zip(fast, slow):
         assert np.array_equal(a, b)
     monkeypatch.undo()
-    compiled = [m.margin(x) for x in fast if len(x)]
-    for mod in TWINS:
-        monkeypatch.setattr(mod, "_fast", None)
-    assert all(np.array_equal(a, m.margin(x)) for a, x in zip(compiled, [x for x in fast if len(x)]))
+    margins = [m.margin(x) for x in fast if len(x)]
+    monkeypatch.setattr(compiled, "ON", False)
+    assert all(np.array_equal(a, m.margin(x)) for a, x in zip(margins, [x for x in fast if len(x)]))
 
 
 def test_text_counts_fall_back_to_python_for_texts_that_are_not_single_spaced():
     texts = ["Two  spaces", "a\tb", "The End."]
-    assert features._fast.text_stats(texts, set()) is None
+    assert compiled._text.text_stats(texts, set()) is None
     counts = features.text_counts(texts, {"end."})
     assert counts[:, 1].tolist() == [2, 2, 2]
     assert counts[2, 5:].tolist() == [1, 2, 1]  # stop words: the; capitalised: The, End.; title words: end.

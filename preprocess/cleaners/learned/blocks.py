@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from preprocess.cleaners.learned import compiled
 from preprocess.dom import fragment_text
 
 # removed from the tree before serialising: never text (tag removal skips them too); the last three
@@ -33,13 +34,9 @@ TAG_INDEX = {t: i for i, t in enumerate(BLOCK_TAGS)}
 _SPLIT = re.compile(r"<(/?)(" + "|".join(sorted(BLOCK_TAGS + ("a",), key=len, reverse=True)) + r")(?=[ >])([^>]*)>")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _CLASS_ID = re.compile(r'\b(?:class|id)="([^"]*)"')
-try:
-    from preprocess.cleaners.learned import _fast  # built by `pip install` (setup.py); optional
-except ImportError:
-    _fast = None
-else:
-    _fast.set_tags({**TAG_INDEX, "a": -1}, frozenset(TAG_INDEX[t] for t in VOID))
-    _fast.set_noise({t: 1 if t == "embed" else 2 if t in RAW_TEXT else 3 for t in NOISE})
+if compiled.BUILT:
+    compiled._scan.set_tags({**TAG_INDEX, "a": -1}, frozenset(TAG_INDEX[t] for t in VOID))
+    compiled._scan.set_noise({t: 1 if t == "embed" else 2 if t in RAW_TEXT else 3 for t in NOISE})
 
 
 @dataclass
@@ -101,17 +98,17 @@ def split_body(tree, max_depth: int = 400) -> Page:
     """The blocks and elements of a parsed page's ``<body>`` (none without one); elements nested deeper than
     ``max_depth`` share their ancestor's.
 
-    The compiled scanner (``_fast.scan``) reads lexbor's serialisation of the whole ``<body>`` and skips the
+    The compiled scanner (``_scan.scan``, see ``compiled.py``) reads lexbor's serialisation of the whole ``<body>`` and skips the
     noise elements and comments itself, so the tree is left as it was; without it, :func:`body_markup` removes
     them and :func:`split_python` splits. Both give the same Page (``tests/test_learned.py``)."""
-    if _fast is None:
+    if not compiled.ON:
         return split_python(body_markup(tree), max_depth)
     body = tree.body if tree is not None else None
     if body is None:
         return Page()
-    fields = _fast.scan(body.html, max_depth)
+    fields = compiled._scan.scan(body.html, max_depth)
     if fields is None:  # a script with "<!--" in it: its end is the tokenizer's call, so the tree's noise goes
-        fields = _fast.scan(body_markup(tree), max_depth, False)
+        fields = compiled._scan.scan(body_markup(tree), max_depth, False)
     return Page(*fields)
 
 

@@ -26,10 +26,7 @@ import numpy as np
 
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 
-try:
-    from preprocess.cleaners.learned import _fast  # the compiled path_or (setup.py); optional
-except ImportError:
-    _fast = None
+from preprocess.cleaners.learned import compiled
 
 NAMES = ["page_link_density", "page_linked_share", "longest_share", "long_blocks", "in_top", "in_top_parent",
          "top_share", "parent_score", "grand_score", "own_link_density", "parent_link_density", "in_dense",
@@ -97,9 +94,9 @@ class_flags = ValueCache(_flags)
 
 def path_or(parent: np.ndarray, depth: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``rows`` (elements x uint64 bit words, any rows past the elements untouched) with each element's row
-    OR-ed into its descendants', in place: one C loop when ``_fast`` was built, else one numpy step per depth."""
-    if _fast is not None:
-        _fast.path_or(parent, rows)
+    OR-ed into its descendants', in place: one C loop (``_columns``), else one numpy step per depth."""
+    if compiled.ON:
+        compiled._columns.path_or(parent, rows)
         return rows
     if len(parent):
         by_depth = np.argsort(depth, kind="stable")

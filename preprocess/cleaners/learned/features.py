@@ -29,10 +29,7 @@ import numpy as np
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 from preprocess.cleaners.learned.context import NAMES as CONTEXT, TAG_PRIOR, ValueCache, class_flags, page_context, path_or
 
-try:
-    from preprocess.cleaners.learned import _fast  # the compiled counts (setup.py); optional
-except ImportError:
-    _fast = None
+from preprocess.cleaners.learned import compiled
 
 STOP_WORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have having he her
@@ -45,8 +42,8 @@ _NOT_WORD = re.compile(r"\W")
 _WORDS = re.compile(r"\w+")
 CLASS_TOKEN = re.compile(r"[a-z]+")  # class/id tokens: letter runs of the lower-cased value
 FINAL = tuple(".!?\"'”’)")
-if _fast is not None:
-    _fast.set_stop_words(STOP_WORDS)
+if compiled.BUILT:
+    compiled._text.set_stop_words(STOP_WORDS)
 
 TEXT = ["log_chars", "log_words", "link_density", "word_length", "commas", "stops", "final_punct", "stop_words",
         "capitalised", "title_words", "linked"]
@@ -134,10 +131,10 @@ def _capitalised(words: list[str]) -> np.ndarray:
 
 
 def text_counts_of(texts: list[str], title: str) -> np.ndarray:
-    """:func:`text_counts` for a page with this title: by ``_fast.text_stats`` when it was built and the texts
+    """:func:`text_counts` for a page with this title: by the compiled ``_text.text_stats`` when the texts
     are single-spaced (``blocks.split_body``'s always are)."""
     title_words = set(_WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
-    counts = _fast.text_stats(texts, title_words) if _fast is not None else None
+    counts = compiled._text.text_stats(texts, title_words) if compiled.ON else None
     return text_counts(texts, title_words) if counts is None else counts
 
 
@@ -191,7 +188,7 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     el_tag = np.asarray(page.el_tag, dtype=np.int64)
     el_parent = np.asarray(page.el_parent, dtype=np.int64)
     parent = np.where(has_owner, el_parent[own], -1) if n_el else np.full(n, -1)
-    numeric = (numeric_python if _fast is None else numeric_compiled)(page, title, owner)
+    numeric = (numeric_compiled if compiled.ON else numeric_python)(page, title, owner)
 
     # bits: tag one-hots of each block's element and its parent; the element's class/id tokens, and the tags and
     # tokens of it and every ancestor (masks OR-ed down the tree); blocks without an element get the zero row
@@ -222,10 +219,10 @@ def _signatures(page: Page) -> np.ndarray:
 
 
 def numeric_compiled(page: Page, title: str, owner: np.ndarray) -> np.ndarray:
-    """:func:`numeric_python` by ``_fast.numeric``: the same columns, to the bit."""
+    """:func:`numeric_python` by the compiled ``_columns.numeric``: the same columns, to the bit."""
     counts = text_counts_of(page.texts, title)
     as_int = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
-    return _fast.numeric(counts, np.asarray(page.link_chars, dtype=np.float64), owner, as_int(page.start),
+    return compiled._columns.numeric(counts, np.asarray(page.link_chars, dtype=np.float64), owner, as_int(page.start),
                          as_int(page.el_tag), as_int(page.el_parent), as_int(page.el_depth), as_int(page.el_start),
                          as_int(page.el_end), _signatures(page), as_int(class_flags.many(page.el_names)),
                          TAG_PRIOR, page.chars, WINDOW)

@@ -5,7 +5,7 @@ and writes its trees here as padded arrays (one row per tree): ``feature``,
 ``threshold``, ``left``, ``right`` and ``value`` per node. A leaf points to itself
 with an infinite threshold, so every block walks ``depth`` levels of every tree
 at once: a handful of numpy gathers per level for the whole page, no Python per
-block or per tree; when ``_fast`` was built, the same walk is one C loop.
+block or per tree; the compiled twin (``_trees``, see ``compiled.py``) walks them in one C loop.
 scikit-learn is never imported here.
 """
 from __future__ import annotations
@@ -16,10 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-try:
-    from preprocess.cleaners.learned import _fast  # the compiled walk (setup.py); optional
-except ImportError:
-    _fast = None
+from preprocess.cleaners.learned import compiled
 
 DEFAULT_MODEL = Path(__file__).with_name("model.json")
 
@@ -49,8 +46,8 @@ class BlockModel:
             raise ValueError(f"model wants {len(self.features)} features, got {f}")
         if not n:
             return np.zeros(0)
-        if _fast is not None and X.dtype == np.float32:
-            leaves = _fast.leaf_values(np.ascontiguousarray(X), self.feature, self.limit, self.left, self.value,
+        if compiled.ON and X.dtype == np.float32:
+            leaves = compiled._trees.leaf_values(np.ascontiguousarray(X), self.feature, self.limit, self.left, self.value,
                                        self.n_trees, self.width, self.depth)
             return self.base + leaves.sum(axis=1)
         flat = np.ascontiguousarray(X).ravel()  # float32 compares exactly against float64 thresholds

@@ -1,0 +1,338 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twin of ``blocks.split_python`` (after ``blocks.body_markup``): one pass over lexbor's ``<body>``.
+
+``scan`` reads the serialisation character by character with exactly the rules
+of ``blocks._SPLIT`` (a block-level tag or ``<a>``: ``<``, optional ``/``, a
+listed name followed by a space or ``>``, then anything up to the next ``>``)
+and of ``dom.fragment_text`` (``<[^>]*>`` removed, entities decoded by
+``html.unescape``, whitespace runs to one space), and skips noise elements and
+comments itself (``_noise.pxi``). It returns the lists that make up a
+``blocks.Page``; ``tests/test_learned_compiled.py`` checks both paths give
+equal pages on gold pages, cut pages and random nestings.
+"""
+from libc.stdlib cimport free, malloc, realloc
+
+import html as _html
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object)
+    void *PyUnicode_DATA(object)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
+    int PyUnicode_4BYTE_KIND
+
+_unescape = _html.unescape
+
+
+cdef struct Buf:
+    Py_UCS4 *data
+    Py_ssize_t n
+    Py_ssize_t cap
+
+
+cdef inline int push(Buf *b, Py_UCS4 c) except -1:
+    cdef Py_UCS4 *grown
+    if b.n == b.cap:
+        grown = <Py_UCS4 *> realloc(b.data, (2 * b.cap + 64) * sizeof(Py_UCS4))
+        if grown == NULL:
+            raise MemoryError()
+        b.data = grown
+        b.cap = 2 * b.cap + 64
+    b.data[b.n] = c
+    b.n += 1
+    return 0
+
+
+cdef object fragment_text(Buf *raw):
+    """``dom.fragment_text`` of the characters in ``raw``, which it reuses as scratch space."""
+    cdef Py_ssize_t r = 0, w = 0, j, n = raw.n
+    cdef Py_UCS4 *d = raw.data
+    cdef Py_UCS4 c
+    cdef bint amp = False, gap = False
+    while r < n:  # <[^>]*> out, in place
+        c = d[r]
+        if c == u'<':
+            j = r + 1
+            while j < n and d[j] != u'>':
+                j += 1
+            if j < n:
+                r = j + 1
+                continue
+            while r < n:  # no ">" after this "<": the rest is text
+                if d[r] == u'&':
+                    amp = True
+                d[w] = d[r]
+                w += 1
+                r += 1
+            break
+        if c == u'&':
+            amp = True
+        d[w] = c
+        w += 1
+        r += 1
+    if amp:
+        s = _unescape(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, d, w))
+        return " ".join(s.split())
+    n, r, w = w, 0, 0
+    while r < n:  # whitespace runs to one space, ends stripped (str.split's notion of whitespace)
+        c = d[r]
+        r += 1
+        if Py_UNICODE_ISSPACE(c):
+            gap = w > 0
+            continue
+        if gap:
+            d[w] = u' '
+            w += 1
+            gap = False
+        d[w] = c
+        w += 1
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, d, w)
+
+
+cdef bint at(int kind, void *data, Py_ssize_t i, Py_ssize_t end, str word):
+    """Does ``word`` start at ``i`` (and end before ``end``)?"""
+    cdef Py_ssize_t k, m = len(word)
+    if i + m > end:
+        return False
+    for k in range(m):
+        if PyUnicode_READ(kind, data, i + k) != word[k]:
+            return False
+    return True
+
+
+cdef str class_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
+    """``" ".join(_CLASS_ID.findall(attrs))`` for the attributes ``markup[lo:hi]``."""
+    cdef Py_ssize_t i = lo, q, m
+    values = []
+    while i < hi:
+        m = 0
+        if i == lo or not (Py_UNICODE_ISALNUM(PyUnicode_READ(kind, data, i - 1))
+                           or PyUnicode_READ(kind, data, i - 1) == u'_'):
+            if at(kind, data, i, hi, 'class="'):
+                m = 7
+            elif at(kind, data, i, hi, 'id="'):
+                m = 4
+        if m:
+            q = i + m
+            while q < hi and PyUnicode_READ(kind, data, q) != u'"':
+                q += 1
+            if q < hi:
+                values.append(_slice(kind, data, i + m, q))
+                i = q + 1
+                continue
+        i += 1
+    return " ".join(values)
+
+
+cdef str _slice(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
+    cdef Py_ssize_t size = 1 if kind == 1 else (2 if kind == 2 else 4)
+    return PyUnicode_FromKindAndData(kind, <char *> data + lo * size, hi - lo)
+
+
+cdef bint contains(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi, str word):
+    cdef Py_ssize_t i
+    for i in range(lo, hi):
+        if at(kind, data, i, hi, word):
+            return True
+    return False
+
+
+# block-level tag names packed 6 bits a character (a-z 1-26, 0-9 27-36) -> tag index ("a" -> -1)
+cdef unsigned long long _keys[64]
+cdef int _values[64]
+cdef bint _void[64]
+cdef int _n_keys = 0
+
+
+def set_tags(dict tags, frozenset void_tags):
+    """``tags``: block-level tag name -> index, ``"a"`` -> -1; ``void_tags``: the indices of the void ones."""
+    global _n_keys
+    cdef bytes b
+    if len(tags) > 64 or max(tags.values()) >= 64:
+        raise ValueError("at most 64 tags")
+    _n_keys = 0
+    for name, index in tags.items():
+        b = name.encode("ascii")
+        _keys[_n_keys] = _key(b, len(b))
+        _values[_n_keys] = index
+        _n_keys += 1
+    for i in range(64):
+        _void[i] = i in void_tags
+
+
+cdef unsigned long long _key(const unsigned char *name, Py_ssize_t n):
+    cdef unsigned long long k = 0
+    cdef Py_ssize_t i
+    for i in range(n):
+        k = k << 6 | _code(name[i])
+    return k
+
+
+cdef inline unsigned long long _code(Py_UCS4 c) noexcept nogil:
+    if 97 <= c <= 122:  # a-z
+        return <unsigned long long> c - 96
+    if 48 <= c <= 57:  # 0-9
+        return <unsigned long long> c - 21
+    return 0
+
+
+cdef int _lookup(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
+    """The tag index of the name ``markup[lo:hi]``; -2 when it is not a listed one."""
+    cdef unsigned long long k = 0, c
+    cdef Py_ssize_t i
+    if hi - lo > 10 or hi == lo:
+        return -2
+    for i in range(lo, hi):
+        c = _code(PyUnicode_READ(kind, data, i))
+        if not c:
+            return -2
+        k = k << 6 | c
+    for i in range(_n_keys):
+        if _keys[i] == k:
+            return _values[i]
+    return -2
+
+
+include "_noise.pxi"
+
+
+def scan(str markup, int max_depth=400, bint skip=True):
+    """(texts, link_chars, owner, start, el_tag, el_parent, el_depth, el_names, el_start, el_end, chars) of
+    lexbor's ``<body>`` serialisation: the Page fields ``blocks.split_python`` finds after ``blocks.body_markup``
+    (noise elements and comments skipped here), for the tags of :func:`set_tags` and :func:`set_noise`. None when
+    a noise element's end or a ``<plaintext>`` is ambiguous here (:func:`skip_noise`): scan ``body_markup``'s output instead, with ``skip=False``
+    (nothing skipped: ``split_python``'s twin)."""
+    cdef int kind = PyUnicode_KIND(markup)
+    cdef void *data = PyUnicode_DATA(markup)
+    cdef Py_ssize_t n = len(markup), i = 0, j, k, name_end, gt
+    cdef Py_UCS4 c
+    cdef bint slash, in_a = False
+    cdef Py_ssize_t cur = -1, chars = 0, e, deep = 0, top = 0, s, tag_end = -1
+    cdef int tag, noise
+    cdef Buf raw, link
+    cdef list texts = [], link_chars = [], owner = [], start = []
+    cdef list el_tag = [], el_parent = [], el_depth = [], el_names = [], el_start = [], el_end = []
+    cdef Py_ssize_t *stack_el = <Py_ssize_t *> malloc((max_depth + 1) * sizeof(Py_ssize_t))
+    cdef int *stack_tag = <int *> malloc((max_depth + 1) * sizeof(int))
+    if stack_el == NULL or stack_tag == NULL:
+        free(stack_el)
+        free(stack_tag)
+        raise MemoryError()
+    if not _n_keys:
+        raise RuntimeError("_fast.set_tags was never called")
+    raw.data = link.data = NULL
+    raw.n = raw.cap = link.n = link.cap = 0
+    try:
+        while i < n:
+            c = PyUnicode_READ(kind, data, i)
+            if c != u'<':
+                push(&raw, c)
+                if in_a:
+                    push(&link, c)
+                i += 1
+                continue
+            j = i + 1
+            slash = j < n and PyUnicode_READ(kind, data, j) == u'/'
+            if slash:
+                j += 1
+            k = j
+            while k < n and k - j <= 10:
+                c = PyUnicode_READ(kind, data, k)
+                if c == u' ' or c == u'>':
+                    break
+                k += 1
+            name_end = k
+            if skip and not slash and at(kind, data, i, n, "<!--"):  # a comment: out, like blocks._COMMENT
+                if i <= tag_end:  # "<!--" in a tag's name: where the regex's match ends is the tree's call
+                    return None
+                k = find(kind, data, i + 4, n, "-->")
+                if k >= 0:
+                    i = k + 3
+                    continue
+            if skip and not slash and name_end < n and _n_noise and i > tag_end:
+                if at(kind, data, j, n, "plaintext"):  # the rest is text written as is: the tree decides
+                    return None
+                noise = _noise_kind(kind, data, j, name_end)
+                if noise:
+                    gt = find(kind, data, name_end, n, ">")
+                    if gt >= 0:
+                        i = skip_noise(kind, data, n, gt, noise, _slice(kind, data, j, name_end))
+                        if i < 0:
+                            return None
+                        continue
+            tag = _lookup(kind, data, j, name_end) if name_end < n else -2
+            gt = name_end
+            if tag != -2:
+                while gt < n and PyUnicode_READ(kind, data, gt) != u'>':
+                    gt += 1
+                if gt == n:
+                    tag = -2
+            if tag == -2:  # not a split point: text (inline tags go with it)
+                if i > tag_end:  # a "<" inside it is part of its name: no noise element starts there
+                    tag_end = find(kind, data, i + 1, n, ">")
+                    if tag_end < 0:
+                        tag_end = n
+                push(&raw, u'<')
+                if in_a:
+                    push(&link, u'<')
+                i += 1
+                continue
+            i = gt + 1
+            if tag == -1:  # <a>: a link when it has an href
+                in_a = not slash and contains(kind, data, name_end, gt, "href=")
+                continue
+            if raw.n:
+                t = fragment_text(&raw)
+                if t:
+                    texts.append(t)
+                    link_chars.append(len(fragment_text(&link)) if link.n else 0)
+                    owner.append(cur)
+                    start.append(chars)
+                    chars += len(t)
+                raw.n = link.n = 0
+            if slash:
+                if deep:
+                    deep -= 1
+                    continue
+                s = top - 1
+                while s >= 0 and stack_tag[s] != tag:
+                    s -= 1
+                if s >= 0:  # close it and whatever is still open inside it (never in lexbor's output)
+                    while top > s:
+                        top -= 1
+                        el_end[stack_el[top]] = chars
+                    cur = stack_el[top - 1] if top else -1
+            elif not _void[tag]:
+                if top >= max_depth:
+                    deep += 1
+                else:
+                    e = len(el_tag)
+                    el_tag.append(tag)
+                    el_parent.append(cur)
+                    el_depth.append(top)
+                    el_names.append(class_id(kind, data, name_end, gt) if contains(kind, data, name_end, gt, "=")
+                                    else "")
+                    el_start.append(chars)
+                    el_end.append(-1)
+                    stack_el[top] = e
+                    stack_tag[top] = tag
+                    top += 1
+                    cur = e
+        if raw.n:
+            t = fragment_text(&raw)
+            if t:
+                texts.append(t)
+                link_chars.append(len(fragment_text(&link)) if link.n else 0)
+                owner.append(cur)
+                start.append(chars)
+                chars += len(t)
+        for s in range(top):
+            el_end[stack_el[s]] = chars
+    finally:
+        free(raw.data)
+        free(link.data)
+        free(stack_el)
+        free(stack_tag)
+    return texts, link_chars, owner, start, el_tag, el_parent, el_depth, el_names, el_start, el_end, chars

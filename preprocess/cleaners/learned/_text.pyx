@@ -1,0 +1,156 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twin of ``features.text_counts``: per-block counts of characters, words, punctuation, stop words,
+capitalised and title words, one pass over each block's characters."""
+import numpy as np
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object)
+    void *PyUnicode_DATA(object)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
+    int PyUnicode_4BYTE_KIND
+
+
+# stop words packed 5 bits a letter (a-z 1-26), sorted for a binary search
+cdef unsigned long long _stop_keys[512]
+cdef Py_ssize_t _n_stop = 0
+
+
+def set_stop_words(words):
+    """The stop-word list of :func:`text_stats`: lower-case a-z words of at most 12 letters."""
+    global _n_stop
+    keys = sorted(_letters_key(w) for w in words)
+    if len(keys) > 512 or any(not (w.isascii() and w.isalpha() and w.islower() and len(w) <= 12) for w in words):
+        raise ValueError("stop words: at most 512 lower-case a-z words of 12 letters or fewer")
+    for i, k in enumerate(keys):
+        _stop_keys[i] = k
+    _n_stop = len(keys)
+    global _STOP
+    _STOP = frozenset(words)
+
+
+_STOP = frozenset()
+
+
+def _letters_key(str w):
+    k = 0
+    for c in w:
+        k = k << 5 | (ord(c) - 96)
+    return k
+
+
+cdef bint _is_stop(unsigned long long k) noexcept nogil:
+    cdef Py_ssize_t lo = 0, hi = _n_stop, mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _stop_keys[mid] < k:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < _n_stop and _stop_keys[lo] == k
+
+
+cdef inline bint _word_char(Py_UCS4 c) noexcept:
+    return c == 95 or Py_UNICODE_ISALNUM(c)  # re's \w
+
+
+def text_stats(list texts, title_words):
+    """Per block (rows): characters, words, commas, full stops, final punctuation, stop words, capitalised words,
+    title words: ``features.text_columns``'s counts for single-spaced texts. None when a text is not single-spaced
+    or lower-casing changes its word count (the caller then counts in Python)."""
+    cdef Py_ssize_t n = len(texts), b, i, m, w0
+    cdef int kind
+    cdef void *data
+    cdef Py_UCS4 c, last
+    cdef double nw, commas, stops, n_stop, n_cap, n_title
+    cdef bint ascii, letters, check_title
+    cdef unsigned long long key
+    cdef unsigned char lowbuf[64]
+    out = np.zeros((n, 8), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    if not _n_stop:
+        raise RuntimeError("_fast.set_stop_words was never called")
+    for b in range(n):
+        t = <str> texts[b]
+        m = len(t)
+        if not m:
+            return None
+        kind = PyUnicode_KIND(t)
+        data = PyUnicode_DATA(t)
+        ascii = kind == 1 and t.isascii()
+        if Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, 0)) or Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, m - 1)):
+            return None
+        nw = 1
+        commas = stops = n_stop = n_cap = n_title = 0
+        for i in range(m):
+            c = PyUnicode_READ(kind, data, i)
+            if c == u' ':
+                nw += 1
+                if PyUnicode_READ(kind, data, i + 1) == u' ':  # (the last character is no space)
+                    return None
+            elif c == u',':
+                commas += 1
+            elif c == u'.' and i + 1 < m and PyUnicode_READ(kind, data, i + 1) == u' ':
+                stops += 1
+            elif Py_UNICODE_ISSPACE(c):
+                return None
+        last = PyUnicode_READ(kind, data, m - 1)
+        if last == u'.':
+            stops += 1
+        check_title = title_words and nw < 40
+        if not ascii:
+            low = t.lower().split()
+            if len(low) != nw:
+                return None
+            for word in low:
+                if word in _STOP:
+                    n_stop += 1
+                if check_title and word in title_words:
+                    n_title += 1
+        w0 = 0
+        while w0 < m:  # each word: capitalised? and, ASCII texts, stop word? title word?
+            c = PyUnicode_READ(kind, data, w0)
+            if 65 <= c <= 90:
+                n_cap += 1
+            elif not _word_char(c):
+                i = w0 + 1
+                while i < m and PyUnicode_READ(kind, data, i) != u' ' and not _word_char(PyUnicode_READ(kind, data, i)):
+                    i += 1
+                if i < m and 65 <= PyUnicode_READ(kind, data, i) <= 90:
+                    n_cap += 1
+            i = w0
+            key = 0
+            letters = True
+            while i < m:
+                c = PyUnicode_READ(kind, data, i)
+                if c == u' ':
+                    break
+                if ascii:
+                    if 65 <= c <= 90:
+                        c = <Py_UCS4> (<unsigned long long> c + 32)
+                    if i - w0 < 64:
+                        lowbuf[i - w0] = <unsigned char> c
+                    if letters and 97 <= c <= 122 and i - w0 < 12:
+                        key = key << 5 | (<unsigned long long> c - 96)
+                    else:
+                        letters = False
+                i += 1
+            if ascii:
+                if letters and _is_stop(key):
+                    n_stop += 1
+                if check_title and (PyUnicode_FromKindAndData(1, lowbuf, i - w0) if i - w0 <= 64
+                                    else t[w0:i].lower()) in title_words:
+                    n_title += 1
+            w0 = i + 1
+        o[b, 0] = m
+        o[b, 1] = nw
+        o[b, 2] = commas
+        o[b, 3] = stops
+        o[b, 4] = last == u'.' or last == u'!' or last == u'?' or last == u'"' or last == u"'" or last == 0x201d \
+            or last == 0x2019 or last == u')'
+        o[b, 5] = n_stop
+        o[b, 6] = n_cap
+        o[b, 7] = n_title
+    return out
