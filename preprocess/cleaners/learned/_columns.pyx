@@ -228,3 +228,29 @@ cdef Py_ssize_t _search(const long[::1] sorted_values, long value):
         else:
             hi = mid
     return lo
+
+
+def block_bits(float[:, ::1] out, Py_ssize_t col, const long[::1] owner, const long[::1] el_tag,
+               const long[::1] el_parent, const unsigned long long[:, ::1] path_tag,
+               const unsigned long long[:, ::1] tok, const unsigned long long[:, ::1] path_tok, int n_tags, int n_tok):
+    """``features.page_features``' bit columns, set to 1 in ``out`` (zeros) from column ``col`` on: the tag of each
+    block's element and of its parent, the tags up its path, its class/id tokens and those up its path."""
+    cdef Py_ssize_t b, own, par, t
+    cdef Py_ssize_t tags_up = col + 2 * n_tags, own_tok = col + 3 * n_tags, path_toks = col + 3 * n_tags + n_tok
+    with nogil:
+        for b in range(owner.shape[0]):
+            own = owner[b]
+            if own < 0:
+                continue
+            out[b, col + el_tag[own]] = 1
+            par = el_parent[own]
+            if par >= 0:
+                out[b, col + n_tags + el_tag[par]] = 1
+            for t in range(n_tags):
+                if path_tag[own, t >> 6] >> (t & 63) & 1:
+                    out[b, tags_up + t] = 1
+            for t in range(n_tok):
+                if tok[own, t >> 6] >> (t & 63) & 1:
+                    out[b, own_tok + t] = 1
+                if path_tok[own, t >> 6] >> (t & 63) & 1:
+                    out[b, path_toks + t] = 1

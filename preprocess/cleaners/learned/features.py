@@ -182,28 +182,36 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     if not n:
         return np.zeros((0, len(numeric_names()) + 3 * n_tags + 2 * n_tok), dtype=np.float32)
     owner = np.asarray(page.owner, dtype=np.int64)
-    has_owner = owner >= 0
-    own = np.where(has_owner, owner, 0)
     n_el = len(page.el_tag)
     el_tag = np.asarray(page.el_tag, dtype=np.int64)
     el_parent = np.asarray(page.el_parent, dtype=np.int64)
-    parent = np.where(has_owner, el_parent[own], -1) if n_el else np.full(n, -1)
-    numeric = (numeric_compiled if compiled.ON else numeric_python)(page, title, owner)
+    if n_el:  # class/id tokens and tags of each element and of it and every ancestor, as rows of bit words
+        depth = np.asarray(page.el_depth, dtype=np.int64)
+        tok = _words(vocab.masks(page.el_names), n_tok)
+        path_tok = path_or(el_parent, depth, tok.copy())
+        path_tag = path_or(el_parent, depth, np.append(np.left_shift(1, el_tag), 0).astype(np.uint64)[:, None])
+    if compiled.ON:
+        out = np.zeros((n, len(numeric_names()) + 3 * n_tags + 2 * n_tok), dtype=np.float32)
+        out[:, :len(numeric_names())] = numeric_compiled(page, title, owner)
+        if n_el:
+            compiled._columns.block_bits(out, len(numeric_names()), owner, el_tag, el_parent, path_tag, tok, path_tok,
+                                         n_tags, n_tok)
+        return out
+    numeric = numeric_python(page, title, owner)
 
     # bits: tag one-hots of each block's element and its parent; the element's class/id tokens, and the tags and
-    # tokens of it and every ancestor (masks OR-ed down the tree); blocks without an element get the zero row
+    # tokens of it and every ancestor; blocks without an element get the zero row
+    has_owner = owner >= 0
+    own = np.where(has_owner, owner, 0)
     tag_oh = np.zeros((n, n_tags), dtype=np.float32)
     par_oh = np.zeros((n, n_tags), dtype=np.float32)
     rows = np.arange(n)
     if n_el:
+        parent = np.where(has_owner, el_parent[own], -1)
         tag_oh[rows[has_owner], el_tag[own[has_owner]]] = 1
         hp = parent >= 0
         par_oh[rows[hp], el_tag[parent[hp]]] = 1
-        depth = np.asarray(page.el_depth, dtype=np.int64)
         row = np.where(has_owner, owner, n_el)
-        tok = _words(vocab.masks(page.el_names), n_tok)
-        path_tok = path_or(el_parent, depth, tok.copy())
-        path_tag = path_or(el_parent, depth, np.append(np.left_shift(1, el_tag), 0).astype(np.uint64)[:, None])
         own_bits, path_tok_bits = _unpack(tok[row], n_tok), _unpack(path_tok[row], n_tok)
         path_tag_bits = _unpack(path_tag[row], n_tags)
     else:
