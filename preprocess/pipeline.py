@@ -53,8 +53,12 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
     names = [name for name, _ in plan]
     if stop_before in names:
         plan = plan[:names.index(stop_before)]
-    return [_cleaner_step(what.name, ctx) if what is entry else
-            step_class(what).build(ctx) if isinstance(what, str) else what.build(ctx) for _, what in plan]
+    steps = [_cleaner_step(what.name, ctx) if what is entry else
+             step_class(what).build(ctx) if isinstance(what, str) else what.build(ctx) for _, what in plan]
+    hints = next((s for s in steps if s.name == "hints"), None)
+    if hints is not None and any(getattr(s, "applies_hints", False) for s in steps):
+        hints.deferred = True  # the cleaner applies the hint rule itself (learned: in its compiled scan)
+    return steps
 
 
 TEXT_FILTERS = ("prune",)  # the filters that need no DOM and no line features

@@ -20,6 +20,11 @@ from eval.cleaning.harness import strip_wrapper
 from preprocess.cleaners.learned import blocks, compiled, features
 from preprocess.cleaners.learned.features import TokenVocab, page_features
 from preprocess.cleaners.learned.model import load_model
+from preprocess.document import Document
+from preprocess.filters.hints import HintFilter
+from preprocess.options import CleanOptions
+from preprocess.pipeline import Pipeline
+from preprocess.stats import Stats
 from tests.conftest import shared
 
 TAGS = ["div", "p", "span", "a href=x", "a name=y", "li", "ul", "table", "td", "b", "svg", "math", "object", "template",
@@ -28,6 +33,9 @@ TAGS = ["div", "p", "span", "a href=x", "a name=y", "li", "ul", "table", "td", "
 TEXTS = ["<!--<script>", "</SCRIPT >", "<script/", "--!>", "<!-->", "hello", " world ", "a &amp; b", "&lt;p&gt;",
          "</p>", "<div>", "</svg>", "</object>", "<!-- c -->", "<!--", "-->", "x<y", "</script>", "</style", "<script>",
          "\u00a0", "é", " ", "<p class='k'>", "</template>"]
+HINTED = [f'div class="{c}"' for c in ("share", "comments", "sidebar main", "NAV bar", "post-body", "é-share",
+                                      "menu &amp; more", "x")] + \
+    ['span id="related"', 'div id="footer" class="article"', 'a class="menu"', 'script class="menu"']
 SCRIPTS = ["<p>a<script><!--<script></script>--></script>b</p>", "<p>a<script><!-- x --></script>b</p>",
            "<p>a<script><!--<script>--></script>b</p><p>c</p>", "<div><script>if (a<b) x='</p>'</script>t</div>",
            "<p>a<script><!--<script></body></html>", "<p>x<y<script>t</p><!--c--><p>u</p>"]
@@ -50,13 +58,13 @@ def gold_html():
     return [strip_wrapper(p.input.read_bytes()).decode("utf-8", "replace") for p in pages[::4]]
 
 
-def random_page(rng: random.Random, depth: int = 0) -> str:
+def random_page(rng: random.Random, depth: int = 0, tags: list[str] = TAGS) -> str:
     out = []
     for _ in range(rng.randrange(1, 5)):
         r = rng.random()
         if r < 0.45 and depth < 6:
-            t = rng.choice(TAGS)
-            out.append(f"<{t}>{random_page(rng, depth + 1)}</{t.split()[0]}>")
+            t = rng.choice(tags)
+            out.append(f"<{t}>{random_page(rng, depth + 1, tags)}</{t.split()[0]}>")
         elif r < 0.6:
             out.append(f"<!--{rng.choice(TEXTS)}-->")
         else:
@@ -102,3 +110,35 @@ def test_text_counts_fall_back_to_python_for_texts_that_are_not_single_spaced():
     counts = features.text_counts(texts, {"end."})
     assert counts[:, 1].tolist() == [2, 2, 2]
     assert counts[2, 5:].tolist() == [1, 2, 1]  # stop words: the; capitalised: The, End.; title words: end.
+
+
+def test_hint_rule_read_off_the_markup_drops_what_the_tree_filter_drops(gold_html):
+    rng = random.Random(5)
+    made = [f"<html><body>{random_page(rng, tags=TAGS + HINTED)}<img class=share><br class=nav></body></html>"
+            for _ in range(2000)]
+    dropped = 0
+    for h in gold_html + made:
+        on_tree, deferred = HintFilter(), HintFilter()
+        on_tree.stats, deferred.stats, deferred.deferred = Stats(), Stats(), True
+        tree = HTMLTree.parse(h)
+        on_tree.count(*on_tree.drop_from(tree.body))
+        expected = asdict(blocks.split_body(tree))
+        assert asdict(blocks.split_body(HTMLTree.parse(h), hints=deferred)) == expected, h[:300]
+        assert deferred.stats.counts == on_tree.stats.counts, h[:300]
+        dropped += on_tree.stats.counts.get("hints.elements_dropped", 0)
+    assert dropped > 2000
+
+
+def test_a_learned_pipeline_with_drop_hinted_writes_what_the_tree_path_writes(gold_html, monkeypatch):
+    opts = CleanOptions(cleaner="learned", drop_hinted=True, max_link_density=0.5)
+    docs = lambda: [Document(id=str(i), content_type="text/html", raw=h.encode()) for i, h in enumerate(gold_html)]
+    fast = Pipeline(opts)
+    assert next(s for s in fast.steps if s.name == "hints").deferred
+    out, stats = fast.process(docs())
+    monkeypatch.setattr(compiled, "ON", False)
+    slow = Pipeline(opts)
+    assert not next(s for s in slow.steps if s.name == "hints").deferred
+    out_slow, stats_slow = slow.process(docs())
+    assert out == out_slow and len(out) > 600
+    for key in ("hints.elements_dropped", "hints.kept_large", "learned.blocks_kept", "links.lines_dropped"):
+        assert stats.counts[key] == stats_slow.counts[key] > 0

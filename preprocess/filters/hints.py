@@ -34,17 +34,37 @@ _NEVER = ("html", "body", "a")
 
 class HintFilter(Step):
     name = "hints"
+    unlikely = tuple(w.lower() for w in UNLIKELY)
+    maybe = _MAYBE
 
     def __init__(self, max_share: float = 0.5):
         super().__init__()
         self.max_share = max_share
+        # set by build_steps when a later step applies this rule itself: the learned cleaner's compiled scan
+        # reads it off the <body> serialisation, without a Python node per match (the query and its nodes
+        # cost more than that whole cleaner); the page then carries this step in doc.meta["hints"]
+        self.deferred = False
 
     def process(self, doc: Document) -> Document | None:
         body = doc.tree.body if doc.tree is not None else None
         if body is None:
             return doc
+        if self.deferred:
+            doc.meta["hints"] = self
+            return doc
+        self.count(*self.drop_from(body))
+        return doc
+
+    def count(self, dropped: int, kept_large: int) -> None:
+        if kept_large:
+            self.stat_update("kept_large", kept_large)
+        if dropped:
+            self.stat_update("elements_dropped", dropped)
+
+    def drop_from(self, body) -> tuple[int, int]:
+        """Decompose the hinted elements below ``body``; (elements dropped, candidates kept for their size)."""
         limit = None  # the page's text is measured only once a candidate needs it
-        drop, last = [], None
+        drop, last, kept_large = [], None, 0
         # .values(): one call; indexing resiliparse's node lists costs milliseconds per item.
         # Matches come in document order, so one inside an element already dropped follows it.
         for el in body.query_selector_all(_SELECTOR).values():
@@ -55,12 +75,10 @@ class HintFilter(Step):
             if limit is None:
                 limit = self.max_share * len(body.text or "")
             if len(el.text or "") > limit:  # a "header" left open around the whole page: never drop most of it
-                self.stat_update("kept_large")
+                kept_large += 1
                 continue
             drop.append(el)
             last = el
         for el in drop:  # disjoint subtrees: removing one frees nothing another still points to
             el.decompose()
-        if drop:
-            self.stat_update("elements_dropped", len(drop))
-        return doc
+        return len(drop), kept_large

@@ -50,11 +50,12 @@ cdef Py_ssize_t find(int kind, void *data, Py_ssize_t lo, Py_ssize_t n, str word
 
 cdef Py_ssize_t skip_noise(int kind, void *data, Py_ssize_t n, Py_ssize_t gt, int noise, str name):
     """The index just past the noise element ``name`` whose start tag ends at ``gt`` (the end of the markup when
-    it is never closed), or -1 when that is not certain from the markup alone: a comment or a raw-text element
-    inside (their text is written as is and may hold "</name>"), or a script :func:`skip_raw` cannot end.
-    Elsewhere inside, every "<" starts a tag (lexbor escapes text and attribute values), so counting the
-    start and end tags of ``name`` finds its end."""
-    cdef Py_ssize_t q, p, j, k, depth = 1
+    it is never closed), or -1 when that is not certain from the markup alone. Inside, every "<" starts a
+    comment or a tag that ends at the next ">" (lexbor escapes text and attribute values), so counting the
+    start and end tags of ``name`` finds its end once comments and raw-text elements (whose text is written
+    as is and may hold "</name>") are stepped over whole. Unsure: a raw-text name inside SVG or MathML (parsed
+    as markup there), ``<plaintext>``, a script :func:`skip_raw` cannot end."""
+    cdef Py_ssize_t q, p, j, k, depth = 1, foreign = name == "svg" or name == "math"
     cdef Py_UCS4 c
     cdef bint close
     if noise == 1:
@@ -67,30 +68,37 @@ cdef Py_ssize_t skip_noise(int kind, void *data, Py_ssize_t n, Py_ssize_t gt, in
         if q < 0:
             return n
         if at(kind, data, q, n, "<!--"):
-            return -1
+            k = find(kind, data, q + 4, n, "-->")
+            if k < 0:
+                return -1
+            p = k + 3
+            continue
         close = at(kind, data, q + 1, n, "/")
         j = k = q + 1 + close
         while k < n:
             c = PyUnicode_READ(kind, data, k)
             if c == u' ' or c == u'>':
                 break
-            if c == u'<':  # an element named "y<svg": not for counting
-                return -1
             k += 1
-        p = q + 1
-        if k == n or k == j:
-            continue
         gt = find(kind, data, k, n, ">")
         if gt < 0:
             return n
+        p = gt + 1
+        if k == j:
+            continue
         tag = _slice(kind, data, j, k)
+        if tag == "svg" or tag == "math":
+            foreign += -1 if close else 1
         if tag == name:
             depth += -1 if close else 1
-            p = gt + 1
             if not depth:
                 return p
         elif not close and tag in _RAW_INSIDE:
-            return -1
+            if foreign or tag == "plaintext":
+                return -1
+            p = skip_raw(kind, data, n, gt, tag)
+            if p < 0:
+                return -1
     return n
 
 
@@ -132,8 +140,8 @@ cdef bint _script_word(int kind, void *data, Py_ssize_t i, Py_ssize_t n):
 
 cdef Py_ssize_t script_end(int kind, void *data, Py_ssize_t i, Py_ssize_t n):
     """Where the "</script" that ends a script's text from ``i`` starts, by the HTML tokenizer's script data
-    states (WHATWG 13.2.5.4-13.2.5.26): inside "<!--" (escaped) a "<script" makes it double escaped, where
-    "</script" only returns to escaped; "-->" returns to plain script data. -1 when the text never ends."""
+    states (WHATWG 13.2.5.4-13.2.5.26): inside "<!--" (escaped) a "<script" makes it double escaped; "-->"
+    returns to plain script data. -1 when the text never ends or a "</script" comes while double escaped."""
     cdef int state = 0  # 0 script data, 1 escaped, 2 double escaped
     cdef int dashes = 0  # "-" just before, in states 1 and 2 (two of them and ">" leave the escape)
     cdef Py_UCS4 c
@@ -160,9 +168,9 @@ cdef Py_ssize_t script_end(int kind, void *data, Py_ssize_t i, Py_ssize_t n):
                 if _script_word(kind, data, i + 2, n):
                     if state == 1:
                         return i
-                    state = 1
-                    i += 9  # "</script" and the character after it
-                    continue
+                    # double escaped: the text's own "</script>", or lexbor's after a text that ran to the end
+                    # of its page in that state (it then closed the script)? Only the tree knows
+                    return -1
             elif state == 1 and _script_word(kind, data, i + 1, n):
                 state = 2
                 i += 8  # "<script" and the character after it

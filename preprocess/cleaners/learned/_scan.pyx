@@ -14,6 +14,8 @@ from libc.stdlib cimport free, malloc, realloc
 
 import html as _html
 
+import numpy as np
+
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
     void *PyUnicode_DATA(object)
@@ -196,14 +198,16 @@ cdef int _lookup(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
 
 
 include "_noise.pxi"
+include "_hints.pxi"
 
 
-def scan(str markup, int max_depth=400, bint skip=True):
+def scan(str markup, int max_depth=400, bint skip=True, list drop_starts=None, list drop_ends=None):
     """(texts, link_chars, owner, start, el_tag, el_parent, el_depth, el_names, el_start, el_end, chars) of
     lexbor's ``<body>`` serialisation: the Page fields ``blocks.split_python`` finds after ``blocks.body_markup``
     (noise elements and comments skipped here), for the tags of :func:`set_tags` and :func:`set_noise`. None when
     a noise element's end or a ``<plaintext>`` is ambiguous here (:func:`skip_noise`): scan ``body_markup``'s output instead, with ``skip=False``
-    (nothing skipped: ``split_python``'s twin)."""
+    (nothing skipped: ``split_python``'s twin). ``drop_starts``/``drop_ends``: character ranges skipped as if
+    their elements were not in the tree (:func:`hint_ranges`)."""
     cdef int kind = PyUnicode_KIND(markup)
     cdef void *data = PyUnicode_DATA(markup)
     cdef Py_ssize_t n = len(markup), i = 0, j, k, name_end, gt
@@ -221,7 +225,10 @@ def scan(str markup, int max_depth=400, bint skip=True):
         free(stack_tag)
         raise MemoryError()
     if not _n_keys:
-        raise RuntimeError("_fast.set_tags was never called")
+        raise RuntimeError("_scan.set_tags was never called (import preprocess.cleaners.learned.blocks)")
+    cdef Py_ssize_t r = 0, n_drop = len(drop_starts) if drop_starts else 0
+    cdef Py_ssize_t[:] drop_start = np.asarray(drop_starts or [0], dtype=np.intp)
+    cdef Py_ssize_t[:] drop_end = np.asarray(drop_ends or [0], dtype=np.intp)
     raw.data = link.data = NULL
     raw.n = raw.cap = link.n = link.cap = 0
     try:
@@ -232,6 +239,12 @@ def scan(str markup, int max_depth=400, bint skip=True):
                 if in_a:
                     push(&link, c)
                 i += 1
+                continue
+            while r < n_drop and drop_start[r] < i:  # (passed inside a noise element)
+                r += 1
+            if r < n_drop and drop_start[r] == i:
+                i = drop_end[r]
+                r += 1
                 continue
             j = i + 1
             slash = j < n and PyUnicode_READ(kind, data, j) == u'/'

@@ -71,7 +71,7 @@ def text_stats(list texts, title_words):
     out = np.zeros((n, 8), dtype=np.float64)
     cdef double[:, ::1] o = out
     if not _n_stop:
-        raise RuntimeError("_fast.set_stop_words was never called")
+        raise RuntimeError("_text.set_stop_words was never called (import preprocess.cleaners.learned.features)")
     for b in range(n):
         t = <str> texts[b]
         m = len(t)

@@ -94,20 +94,34 @@ def _add_block(page: Page, buf: list[str], lbuf: list[str], owner: int, chars: i
     return chars
 
 
-def split_body(tree, max_depth: int = 400) -> Page:
+def split_body(tree, max_depth: int = 400, hints=None) -> Page:
     """The blocks and elements of a parsed page's ``<body>`` (none without one); elements nested deeper than
-    ``max_depth`` share their ancestor's.
+    ``max_depth`` share their ancestor's. ``hints``: a deferred ``filters.hints.HintFilter`` whose rule applies
+    first, as if it had run on the tree.
 
-    The compiled scanner (``_scan.scan``, see ``compiled.py``) reads lexbor's serialisation of the whole ``<body>`` and skips the
-    noise elements and comments itself, so the tree is left as it was; without it, :func:`body_markup` removes
-    them and :func:`split_python` splits. Both give the same Page (``tests/test_learned.py``)."""
-    if not compiled.ON:
-        return split_python(body_markup(tree), max_depth)
+    The compiled scanner (``_scan.scan``, see ``compiled.py``) reads lexbor's serialisation of the whole
+    ``<body>`` and skips the noise elements, comments and hinted elements itself, so the tree is left as it
+    was; without it, the hint filter and :func:`body_markup` prune the tree and :func:`split_python` splits.
+    Both give the same Page (``tests/test_learned_compiled.py``)."""
     body = tree.body if tree is not None else None
     if body is None:
         return Page()
-    fields = compiled._scan.scan(body.html, max_depth)
-    if fields is None:  # a script with "<!--" in it: its end is the tokenizer's call, so the tree's noise goes
+    if not compiled.ON:
+        if hints is not None:
+            hints.count(*hints.drop_from(body))
+        return split_python(body_markup(tree), max_depth)
+    markup, drop = body.html, None
+    if hints is not None:
+        drop = compiled._scan.hint_ranges(markup, hints.unlikely, hints.maybe, hints.max_share)
+        if drop is None:  # something the serialisation leaves unsure: the tree filter decides
+            hints.count(*hints.drop_from(body))
+            markup = body.html
+        else:
+            hints.count(drop[2], drop[3])
+    fields = compiled._scan.scan(markup, max_depth, True, *(drop[:2] if drop else ()))
+    if fields is None:  # a noise element's end is unsure: the tree's noise goes (and the hinted elements)
+        if drop is not None:
+            hints.drop_from(body)
         fields = compiled._scan.scan(body_markup(tree), max_depth, False)
     return Page(*fields)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html as htmllib
 
+from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import body_markup, split_body
 from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.model import BlockModel, load_model
@@ -22,6 +23,11 @@ from preprocess.steps.base import BuildContext, Step
 
 class LearnedCleaner(Step):
     name = "learned"
+
+    @property
+    def applies_hints(self) -> bool:
+        """Whether ``--drop-hinted``'s rule is applied here (by the compiled scan) instead of on the tree."""
+        return compiled.ON
 
     def __init__(self, model: BlockModel):
         super().__init__()
@@ -39,10 +45,13 @@ class LearnedCleaner(Step):
         if body is None:  # framesets, fragments without a body: tag removal takes the page as is
             self.stat_update("no_body")
             return doc
-        page = split_body(doc.tree)
+        hints = doc.meta.pop("hints", None)  # --drop-hinted, applied by the compiled scan
+        page = split_body(doc.tree, hints=hints)
         if not page.texts:
             self.stat_update("no_blocks")
-            body_markup(doc.tree)  # the noise elements out, as on every other page (tag removal writes this one)
+            if hints is not None and compiled.ON:  # tag removal writes this page: prune its tree as the scan did
+                hints.drop_from(body)
+            body_markup(doc.tree)  # the noise elements out, as on every other page
             return doc
         keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
         kept = [i for i, k in enumerate(keep) if k]
