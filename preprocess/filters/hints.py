@@ -14,7 +14,11 @@ elements to drop are removed from the tree (the DOM cleaners after this step
 measure the page without them). An element holding more than ``max_share`` of
 the page's text is never dropped: a "header" div left open around the whole
 page would take the article with it. Composes with every cleaner
-(``--drop-hinted``); measured with ``webprune eval-cleaning``.
+(``--drop-hinted``); measured with ``webprune eval-cleaning``. Before the
+learned cleaner (when its compiled scan is built) this step only hands the
+page on: the scan reads the same rule off the ``<body>`` serialisation
+(``cleaners/learned/_hints.pxi``) with the same drops and counts, and calls
+:meth:`HintFilter.drop_from` where the markup leaves it unsure.
 """
 from __future__ import annotations
 

@@ -120,19 +120,21 @@ def hint_ranges(str markup, tuple unlikely, maybe, double max_share, bint candid
     try:
         while i < n:
             c = PyUnicode_READ(kind, data, i)
-            if c == u'&':
-                if at(kind, data, i, n, "&amp;"):
-                    i += 4
-                elif at(kind, data, i, n, "&lt;") or at(kind, data, i, n, "&gt;"):
-                    i += 3
-                elif at(kind, data, i, n, "&nbsp;"):
-                    i += 5
-                text += 1
-                i += 1
-                continue
-            if c != u'<':
-                text += 1
-                i += 1
+            if c != u'<':  # text up to the next "<": a character each, an entity one in all
+                q = find_char(kind, data, i, n, u'<')
+                if q < 0:
+                    q = n
+                text += q - i
+                j = find_char(kind, data, i, q, u'&')
+                while j >= 0:
+                    if at(kind, data, j, q, "&amp;"):
+                        text -= 4
+                    elif at(kind, data, j, q, "&lt;") or at(kind, data, j, q, "&gt;"):
+                        text -= 3
+                    elif at(kind, data, j, q, "&nbsp;"):
+                        text -= 5
+                    j = find_char(kind, data, j + 1, q, u'&')
+                i = q
                 continue
             if at(kind, data, i, n, "<!--"):
                 k = find(kind, data, i + 4, n, "-->")

@@ -38,16 +38,6 @@ cdef int _noise_kind(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
     return 0
 
 
-cdef Py_ssize_t find(int kind, void *data, Py_ssize_t lo, Py_ssize_t n, str word):
-    """Index of the first ``word`` at or after ``lo``; -1 when there is none."""
-    cdef Py_UCS4 first = word[0]
-    cdef Py_ssize_t i
-    for i in range(lo, n - len(word) + 1):
-        if PyUnicode_READ(kind, data, i) == first and at(kind, data, i, n, word):
-            return i
-    return -1
-
-
 cdef Py_ssize_t skip_noise(int kind, void *data, Py_ssize_t n, Py_ssize_t gt, int noise, str name):
     """The index just past the noise element ``name`` whose start tag ends at ``gt`` (the end of the markup when
     it is never closed), or -1 when that is not certain from the markup alone. Inside, every "<" starts a

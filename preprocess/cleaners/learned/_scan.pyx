@@ -11,6 +11,7 @@ comments itself (``_noise.pxi``). It returns the lists that make up a
 equal pages on gold pages, cut pages and random nestings.
 """
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memchr
 
 import html as _html
 
@@ -133,12 +134,50 @@ cdef str _slice(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
     return PyUnicode_FromKindAndData(kind, <char *> data + lo * size, hi - lo)
 
 
-cdef bint contains(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi, str word):
+cdef inline Py_ssize_t find_char(int kind, void *data, Py_ssize_t lo, Py_ssize_t n, Py_UCS4 c) noexcept:
+    """Index of the first ``c`` in ``[lo, n)``; -1 when there is none (memchr on 1-byte strings)."""
+    cdef const char *hit
     cdef Py_ssize_t i
+    if lo >= n:
+        return -1
+    if kind == 1 and c < 256:
+        hit = <const char *> memchr(<const char *> data + lo, <int> c, n - lo)
+        return -1 if hit == NULL else hit - <const char *> data
+    for i in range(lo, n):
+        if PyUnicode_READ(kind, data, i) == c:
+            return i
+    return -1
+
+
+cdef Py_ssize_t find(int kind, void *data, Py_ssize_t lo, Py_ssize_t n, str word):
+    """Index of the first ``word`` that starts at or after ``lo`` and ends by ``n``; -1 when there is none."""
+    cdef Py_UCS4 first = word[0]
+    cdef Py_ssize_t i = lo, m = len(word)
+    while True:
+        i = find_char(kind, data, i, n - m + 1, first)
+        if i < 0 or at(kind, data, i, n, word):
+            return i
+        i += 1
+
+
+cdef inline bint contains(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi, str word):
+    return find(kind, data, lo, hi, word) >= 0
+
+
+cdef int push_run(Buf *b, int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) except -1:
+    """Append ``markup[lo:hi]``."""
+    cdef Py_UCS4 *grown
+    cdef Py_ssize_t i, need = b.n + hi - lo
+    if need > b.cap:
+        grown = <Py_UCS4 *> realloc(b.data, (2 * need + 64) * sizeof(Py_UCS4))
+        if grown == NULL:
+            raise MemoryError()
+        b.data = grown
+        b.cap = 2 * need + 64
     for i in range(lo, hi):
-        if at(kind, data, i, hi, word):
-            return True
-    return False
+        b.data[b.n] = PyUnicode_READ(kind, data, i)
+        b.n += 1
+    return 0
 
 
 # block-level tag names packed 6 bits a character (a-z 1-26, 0-9 27-36) -> tag index ("a" -> -1)
@@ -234,11 +273,14 @@ def scan(str markup, int max_depth=400, bint skip=True, list drop_starts=None, l
     try:
         while i < n:
             c = PyUnicode_READ(kind, data, i)
-            if c != u'<':
-                push(&raw, c)
+            if c != u'<':  # text up to the next "<"
+                k = find_char(kind, data, i, n, u'<')
+                if k < 0:
+                    k = n
+                push_run(&raw, kind, data, i, k)
                 if in_a:
-                    push(&link, c)
-                i += 1
+                    push_run(&link, kind, data, i, k)
+                i = k
                 continue
             while r < n_drop and drop_start[r] < i:  # (passed inside a noise element)
                 r += 1
