@@ -94,7 +94,8 @@ def test_features_and_scores_equal_the_pure_python_ones(gold_html, monkeypatch):
     titles = [t.title or "" for t in trees]
     fast = [page_features(blocks.split_body(t), title, vocab) for t, title in zip(trees, titles)]
     monkeypatch.setattr(compiled, "ON", False)
-    slow = [page_features(blocks.split_body(HTMLTree.parse(h)), title, vocab) for h, title in zip(gold_html[:200], titles)]
+    slow = [page_features(blocks.split_body(HTMLTree.parse(h)), title, vocab)
+            for h, title in zip(gold_html[:200], titles)]
     assert sum(len(x) for x in fast) > 10_000
     for a, b in zip(fast, slow):
         assert np.array_equal(a, b)

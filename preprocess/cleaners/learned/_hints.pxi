@@ -54,7 +54,7 @@ cdef tuple _class_and_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
         j = i
         while j < hi and PyUnicode_READ(kind, data, j) != u'=' and PyUnicode_READ(kind, data, j) != u' ':
             j += 1
-        if j < hi and PyUnicode_READ(kind, data, j) == u'=' and j + 1 < hi and PyUnicode_READ(kind, data, j + 1) == u'"':
+        if j + 1 < hi and PyUnicode_READ(kind, data, j) == u'=' and PyUnicode_READ(kind, data, j + 1) == u'"':
             k = find(kind, data, j + 2, hi, '"')
             if k < 0:
                 return None

@@ -243,10 +243,11 @@ include "_hints.pxi"
 def scan(str markup, int max_depth=400, bint skip=True, list drop_starts=None, list drop_ends=None):
     """(texts, link_chars, owner, start, el_tag, el_parent, el_depth, el_names, el_start, el_end, chars) of
     lexbor's ``<body>`` serialisation: the Page fields ``blocks.split_python`` finds after ``blocks.body_markup``
-    (noise elements and comments skipped here), for the tags of :func:`set_tags` and :func:`set_noise`. None when
-    a noise element's end or a ``<plaintext>`` is ambiguous here (:func:`skip_noise`): scan ``body_markup``'s output instead, with ``skip=False``
-    (nothing skipped: ``split_python``'s twin). ``drop_starts``/``drop_ends``: character ranges skipped as if
-    their elements were not in the tree (:func:`hint_ranges`)."""
+    (noise elements and comments skipped here), for the tags of :func:`set_tags` and :func:`set_noise`.
+    None when a noise element's end or a ``<plaintext>`` is ambiguous here (:func:`skip_noise`): scan
+    ``body_markup``'s output instead, with ``skip=False`` (nothing skipped: ``split_python``'s twin).
+    ``drop_starts``/``drop_ends``: character ranges skipped as if their elements were not in the tree
+    (:func:`hint_ranges`)."""
     cdef int kind = PyUnicode_KIND(markup)
     cdef void *data = PyUnicode_DATA(markup)
     cdef Py_ssize_t n = len(markup), i = 0, j, k, name_end, gt

@@ -27,7 +27,8 @@ from operator import itemgetter
 import numpy as np
 
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
-from preprocess.cleaners.learned.context import NAMES as CONTEXT, TAG_PRIOR, ValueCache, class_flags, page_context, path_or
+from preprocess.cleaners.learned.context import NAMES as CONTEXT
+from preprocess.cleaners.learned.context import TAG_PRIOR, ValueCache, class_flags, page_context, path_or
 
 from preprocess.cleaners.learned import compiled
 
