@@ -35,7 +35,8 @@ TEXTS = ["<!--<script>", "</SCRIPT >", "<script/", "--!>", "<!-->", "hello", " w
          "\u00a0", "é", " ", "<p class='k'>", "</template>"]
 HINTED = [f'div class="{c}"' for c in ("share", "comments", "sidebar main", "NAV bar", "post-body", "é-share",
                                       "menu &amp; more", "x")] + \
-    ['span id="related"', 'div id="footer" class="article"', 'a class="menu"', 'script class="menu"']
+    ['span id="related"', 'div id="footer" class="article"', 'a class="menu"', 'script class="menu"',
+     'div =class="nav"', 'div =class="post" class="nav"', 'span =id="menu"']  # "=class" is another attribute
 SCRIPTS = ["<p>a<script><!--<script></script>--></script>b</p>", "<p>a<script><!-- x --></script>b</p>",
            "<p>a<script><!--<script>--></script>b</p><p>c</p>", "<div><script>if (a<b) x='</p>'</script>t</div>",
            "<p>a<script><!--<script></body></html>", "<p>x<y<script>t</p><!--c--><p>u</p>"]
@@ -143,3 +144,28 @@ def test_a_learned_pipeline_with_drop_hinted_writes_what_the_tree_path_writes(go
     assert out == out_slow and len(out) > 600
     for key in ("hints.elements_dropped", "hints.kept_large", "learned.blocks_kept", "links.lines_dropped"):
         assert stats.counts[key] == stats_slow.counts[key] > 0
+
+
+@pytest.mark.parametrize("page", [
+    # no block is left: tag removal writes the tree, which must be pruned as on the tree path, once (a "header"
+    # kept for its size the first time must not be measured again against the smaller page)
+    '<body><div class="header"><script>aaaaaaaaaa</script><div class="nav"><script>' + "b" * 45 +
+    '</script></div><img alt="Logo"></div><script>' + "c" * 45 + "</script></body>",
+    '<body><template></template>' + '<div class="header"><script>aaaaaaaaaa</script><div class="nav"><script>' +
+    "b" * 45 + '</script></div><img alt="Logo"></div><script>' + "c" * 45 + "</script></body>",
+])
+def test_a_page_without_blocks_leaves_the_same_tree_and_counts_on_both_paths(page, monkeypatch):
+    from preprocess.cleaners.learned.cleaner import LearnedCleaner
+
+    results = []
+    for on in (True, False):
+        monkeypatch.setattr(compiled, "ON", on)
+        hints, cleaner = HintFilter(), LearnedCleaner(load_model())
+        hints.deferred, hints.stats = True, Stats()
+        cleaner.stats = hints.stats
+        doc = Document(id="p", content_type="text/html")
+        doc.tree = HTMLTree.parse(page)
+        cleaner.process(hints.process(doc))
+        results.append((doc.tree.body.html, dict(hints.stats.counts)))
+    assert results[0] == results[1]
+    assert results[0][1]["learned.no_blocks"] == 1 and results[0][1]["hints.kept_large"] == 1

@@ -1,9 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled twins of ``features.numeric_python`` (with ``context.page_context``) and ``context.path_or``."""
+from libc.stdint cimport int64_t, uint64_t
+
 import numpy as np
 
 
-def path_or(const long[::1] parent, unsigned long long[:, ::1] rows):
+def path_or(const int64_t[::1] parent, uint64_t[:, ::1] rows):
     """OR each element's row of bit words into its descendants' rows, in place (parents come before children)."""
     cdef Py_ssize_t e, w, p, width = rows.shape[1]
     with nogil:
@@ -18,10 +20,11 @@ cdef extern from "math.h" nogil:
     double log1p(double x)
 
 
-def numeric(const double[:, ::1] counts, const double[::1] link, const long[::1] owner, const long[::1] start,
-            const long[::1] el_tag, const long[::1] el_parent, const long[::1] el_depth, const long[::1] el_start,
-            const long[::1] el_end, const double[::1] sig, const long[::1] flags, const double[::1] tag_prior,
-            long page_chars, int window):
+def numeric(const double[:, ::1] counts, const double[::1] link, const int64_t[::1] owner,
+            const int64_t[::1] start, const int64_t[::1] el_tag, const int64_t[::1] el_parent,
+            const int64_t[::1] el_depth, const int64_t[::1] el_start, const int64_t[::1] el_end,
+            const double[::1] sig, const int64_t[::1] flags, const double[::1] tag_prior,
+            int64_t page_chars, int window):
     """``features.numeric_python`` in one pass: the TEXT, POSITION, STRUCTURE, neighbour and ``context.NAMES``
     columns (blocks x 56), from ``text_counts``' rows, the page's block and element arrays, the elements' signature
     counts and class/id flags. Every value is computed as the numpy code computes it (same operations, same
@@ -32,7 +35,7 @@ def numeric(const double[:, ::1] counts, const double[::1] link, const long[::1]
     cdef double best = 0, top_share = 0, v, ch, nw, oc, pc, gc, dens, best_dens, long_blocks = 0
     cdef bint have_top = False
     cdef int c
-    cdef long f
+    cdef int64_t f
     out = np.zeros((n, 56), dtype=np.float64)
     cdef double[:, ::1] X = out
     ld_arr = np.empty(n)
@@ -43,9 +46,9 @@ def numeric(const double[:, ::1] counts, const double[::1] link, const long[::1]
     cdef double[:, ::1] E = el_arrays  # 0 chars (blocks), 1 link density, 2 par score, 3 grand score, 4 cand,
     #                                    5 subtree size, 6 chars (el_end - el_start)
     ints = np.zeros((5, max(n_el, 1)), dtype=np.int64)
-    cdef long[:, ::1] I = ints  # 0 first block, 1 block stop, 2 scored, 3 path flags, 4 same-owner count
+    cdef int64_t[:, ::1] I = ints  # 0 first block, 1 block stop, 2 scored, 3 path flags, 4 same-owner count
     own_count = np.zeros(max(n_el, 1), dtype=np.int64)
-    cdef long[::1] same = own_count
+    cdef int64_t[::1] same = own_count
 
     # text columns (features.text_columns)
     for b in range(n):
@@ -218,7 +221,7 @@ def numeric(const double[:, ::1] counts, const double[::1] link, const long[::1]
     return out
 
 
-cdef Py_ssize_t _search(const long[::1] sorted_values, long value):
+cdef Py_ssize_t _search(const int64_t[::1] sorted_values, int64_t value):
     """np.searchsorted(sorted_values, value, "left")."""
     cdef Py_ssize_t lo = 0, hi = sorted_values.shape[0], mid
     while lo < hi:
@@ -230,9 +233,9 @@ cdef Py_ssize_t _search(const long[::1] sorted_values, long value):
     return lo
 
 
-def block_bits(float[:, ::1] out, Py_ssize_t col, const long[::1] owner, const long[::1] el_tag,
-               const long[::1] el_parent, const unsigned long long[:, ::1] path_tag,
-               const unsigned long long[:, ::1] tok, const unsigned long long[:, ::1] path_tok, int n_tags, int n_tok):
+def block_bits(float[:, ::1] out, Py_ssize_t col, const int64_t[::1] owner, const int64_t[::1] el_tag,
+               const int64_t[::1] el_parent, const uint64_t[:, ::1] path_tag,
+               const uint64_t[:, ::1] tok, const uint64_t[:, ::1] path_tok, int n_tags, int n_tok):
     """``features.page_features``' bit columns, set to 1 in ``out`` (zeros) from column ``col`` on: the tag of each
     block's element and of its parent, the tags up its path, its class/id tokens and those up its path."""
     cdef Py_ssize_t b, own, par, t

@@ -4,7 +4,6 @@
 
 _HTML_VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param",
                         "source", "track", "wbr", "basefont", "bgsound", "frame"))
-_RAW_TEXT = frozenset(("script", "style", "xmp", "iframe", "noembed", "noframes"))
 
 
 cdef bint _has_word(str value, tuple words):
@@ -22,16 +21,17 @@ cdef str _unescaped(str value):
 
 
 cdef dict _verdicts = {}  # (class, id) -> None (no unlikely word), False (dropped if small), True (exempt)
-cdef tuple _verdict_words = ()
+cdef tuple _verdict_rule = ()
 
 
 cdef object _verdict(cls, ident, tuple unlikely, maybe):
     """The hint rule for one element's class and id values, computed once per distinct pair."""
-    global _verdict_words
+    global _verdict_rule
     key = (cls, ident)
-    if unlikely is not _verdict_words or len(_verdicts) > 50_000:
+    if len(_verdict_rule) != 2 or unlikely is not _verdict_rule[0] or maybe is not _verdict_rule[1] \
+            or len(_verdicts) > 50_000:
         _verdicts.clear()
-        _verdict_words = unlikely
+        _verdict_rule = (unlikely, maybe)
     try:
         return _verdicts[key]
     except KeyError:
@@ -51,7 +51,7 @@ cdef tuple _class_and_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
     while i < hi:
         while i < hi and PyUnicode_READ(kind, data, i) == u' ':
             i += 1
-        j = i
+        j = i + 1  # a name may start with "=" (``<div =class="x">`` has an attribute named "=class")
         while j < hi and PyUnicode_READ(kind, data, j) != u'=' and PyUnicode_READ(kind, data, j) != u' ':
             j += 1
         if j + 1 < hi and PyUnicode_READ(kind, data, j) == u'=' and PyUnicode_READ(kind, data, j + 1) == u'"':
@@ -66,20 +66,6 @@ cdef tuple _class_and_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
         else:
             i = j + 1
     return cls, ident
-
-
-cdef unsigned long long _name_key(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
-    """A name's ``_key`` (a-z0-9, up to 10 characters); 0 for any other name."""
-    cdef unsigned long long k = 0, c
-    cdef Py_ssize_t i
-    if hi - lo > 10:
-        return 0
-    for i in range(lo, hi):
-        c = _code(PyUnicode_READ(kind, data, i))
-        if not c:
-            return 0
-        k = k << 6 | c
-    return k
 
 
 cdef unsigned long long _K(str name):
@@ -98,7 +84,7 @@ cdef struct Open:
     int cand  # -1 no unlikely word, 0 a candidate, 1 exempt (a "maybe" word)
 
 
-def hint_ranges(str markup, tuple unlikely, maybe, double max_share, bint candidates=False):
+def hint_ranges(str markup, tuple unlikely, maybe, double max_share):
     """``(starts, ends, dropped, kept_large)``: the character ranges of the elements ``HintFilter`` drops from the
     ``<body>`` serialised in ``markup`` (outermost first, document order) and its two counts; None when the
     markup holds something this reading is not sure of (a template, plaintext, an unclosed script escape, a
@@ -206,8 +192,6 @@ def hint_ranges(str markup, tuple unlikely, maybe, double max_share, bint candid
     finally:
         free(stack)
     cands.sort()
-    if candidates:  # (start, end, text, exempt) of every element the CSS query matches: for tests
-        return cands
     limit = max_share * text
     starts, ends = [], []
     dropped = kept_large = 0

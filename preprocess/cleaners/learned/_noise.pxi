@@ -5,7 +5,8 @@
 cdef unsigned long long _noise_keys[32]
 cdef int _noise_kinds[32]
 cdef int _n_noise = 0
-_RAW_INSIDE = frozenset(("script", "style", "xmp", "iframe", "noembed", "noframes", "plaintext"))
+_RAW_TEXT = frozenset(("script", "style", "xmp", "iframe", "noembed", "noframes"))  # text written as is
+_RAW_INSIDE = _RAW_TEXT | {"plaintext"}
 
 
 def set_noise(dict kinds):
@@ -23,15 +24,10 @@ def set_noise(dict kinds):
 
 
 cdef int _noise_kind(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
-    cdef unsigned long long k = 0, c
+    cdef unsigned long long k = _name_key(kind, data, lo, hi)
     cdef Py_ssize_t i
-    if hi - lo > 10 or hi == lo:
+    if not k:
         return 0
-    for i in range(lo, hi):
-        c = _code(PyUnicode_READ(kind, data, i))
-        if not c:
-            return 0
-        k = k << 6 | c
     for i in range(_n_noise):
         if _noise_keys[i] == k:
             return _noise_kinds[i]

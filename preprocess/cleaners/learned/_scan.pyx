@@ -219,17 +219,26 @@ cdef inline unsigned long long _code(Py_UCS4 c) noexcept nogil:
     return 0
 
 
-cdef int _lookup(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
-    """The tag index of the name ``markup[lo:hi]``; -2 when it is not a listed one."""
+cdef unsigned long long _name_key(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
+    """A name's ``_key`` (a-z0-9, up to 10 characters); 0 for any other name."""
     cdef unsigned long long k = 0, c
     cdef Py_ssize_t i
-    if hi - lo > 10 or hi == lo:
-        return -2
+    if hi - lo > 10:
+        return 0
     for i in range(lo, hi):
         c = _code(PyUnicode_READ(kind, data, i))
         if not c:
-            return -2
+            return 0
         k = k << 6 | c
+    return k
+
+
+cdef int _lookup(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
+    """The tag index of the name ``markup[lo:hi]``; -2 when it is not a listed one."""
+    cdef unsigned long long k = _name_key(kind, data, lo, hi)
+    cdef Py_ssize_t i
+    if not k:
+        return -2
     for i in range(_n_keys):
         if _keys[i] == k:
             return _values[i]
@@ -258,17 +267,22 @@ def scan(str markup, int max_depth=400, bint skip=True, list drop_starts=None, l
     cdef Buf raw, link
     cdef list texts = [], link_chars = [], owner = [], start = []
     cdef list el_tag = [], el_parent = [], el_depth = [], el_names = [], el_start = [], el_end = []
+    cdef Py_ssize_t r = 0, n_drop = len(drop_starts) if drop_starts else 0
+    cdef Py_ssize_t[:] drop_start = np.asarray(drop_starts or [0], dtype=np.intp)
+    cdef Py_ssize_t[:] drop_end = np.asarray(drop_ends or [0], dtype=np.intp)
+    if not _n_keys:
+        raise RuntimeError("_scan.set_tags was never called (import preprocess.cleaners.learned.blocks)")
+    if max_depth < 0 or n_drop and (len(drop_ends) != n_drop or any(
+            not (0 <= drop_start[r] < drop_end[r] <= n and (r == 0 or drop_end[r - 1] <= drop_start[r]))
+            for r in range(n_drop))):
+        raise ValueError("max_depth < 0, or drop ranges that are not disjoint, sorted and inside the markup")
+    r = 0
     cdef Py_ssize_t *stack_el = <Py_ssize_t *> malloc((max_depth + 1) * sizeof(Py_ssize_t))
     cdef int *stack_tag = <int *> malloc((max_depth + 1) * sizeof(int))
     if stack_el == NULL or stack_tag == NULL:
         free(stack_el)
         free(stack_tag)
         raise MemoryError()
-    if not _n_keys:
-        raise RuntimeError("_scan.set_tags was never called (import preprocess.cleaners.learned.blocks)")
-    cdef Py_ssize_t r = 0, n_drop = len(drop_starts) if drop_starts else 0
-    cdef Py_ssize_t[:] drop_start = np.asarray(drop_starts or [0], dtype=np.intp)
-    cdef Py_ssize_t[:] drop_end = np.asarray(drop_ends or [0], dtype=np.intp)
     raw.data = link.data = NULL
     raw.n = raw.cap = link.n = link.cap = 0
     try:

@@ -10,7 +10,6 @@ cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
-    int PyUnicode_4BYTE_KIND
 
 
 # stop words packed 5 bits a letter (a-z 1-26), sorted for a binary search

@@ -1,9 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled twin of ``BlockModel.margin``'s tree walk."""
+from libc.stdint cimport int64_t
+
 import numpy as np
 
 
-def leaf_values(const float[:, ::1] X, const long[::1] feature, const double[::1] limit, const long[::1] left,
+def leaf_values(const float[:, ::1] X, const int64_t[::1] feature, const double[::1] limit, const int64_t[::1] left,
                 const double[::1] value, Py_ssize_t n_trees, Py_ssize_t width, int depth):
     """(rows x trees) leaf value each row reaches in each tree: ``BlockModel.margin``'s walk, summed by numpy."""
     cdef Py_ssize_t n = X.shape[0], r, t, node

@@ -100,9 +100,10 @@ def split_body(tree, max_depth: int = 400, hints=None) -> Page:
     first, as if it had run on the tree.
 
     The compiled scanner (``_scan.scan``, see ``compiled.py``) reads lexbor's serialisation of the whole
-    ``<body>`` and skips the noise elements, comments and hinted elements itself, so the tree is left as it
-    was; without it, the hint filter and :func:`body_markup` prune the tree and :func:`split_python` splits.
-    Both give the same Page (``tests/test_learned_compiled.py``)."""
+    ``<body>`` and skips the noise elements, comments and hinted elements itself; without it, the hint filter
+    and :func:`body_markup` prune the tree and :func:`split_python` splits. Both give the same Page
+    (``tests/test_learned_compiled.py``). The compiled path prunes the tree too where the markup leaves
+    something unsure, and the hinted elements when no block is left (tag removal then writes the tree)."""
     body = tree.body if tree is not None else None
     if body is None:
         return Page()
@@ -110,20 +111,24 @@ def split_body(tree, max_depth: int = 400, hints=None) -> Page:
         if hints is not None:
             hints.count(*hints.drop_from(body))
         return split_python(body_markup(tree), max_depth)
-    markup, drop = body.html, None
+    markup, drop, pruned = body.html, None, hints is None
     if hints is not None:
         drop = compiled._scan.hint_ranges(markup, hints.unlikely, hints.maybe, hints.max_share)
         if drop is None:  # something the serialisation leaves unsure: the tree filter decides
             hints.count(*hints.drop_from(body))
-            markup = body.html
+            markup, pruned = body.html, True
         else:
             hints.count(drop[2], drop[3])
     fields = compiled._scan.scan(markup, max_depth, True, *(drop[:2] if drop else ()))
     if fields is None:  # a noise element's end is unsure: the tree's noise goes (and the hinted elements)
-        if drop is not None:
+        if not pruned:
             hints.drop_from(body)
+            pruned = True
         fields = compiled._scan.scan(body_markup(tree), max_depth, False)
-    return Page(*fields)
+    page = Page(*fields)
+    if not page.texts and not pruned:
+        hints.drop_from(body)  # (counted above)
+    return page
 
 
 def split_python(markup: str, max_depth: int = 400) -> Page:

@@ -49,9 +49,7 @@ class LearnedCleaner(Step):
         page = split_body(doc.tree, hints=hints)
         if not page.texts:
             self.stat_update("no_blocks")
-            if hints is not None and compiled.ON:  # tag removal writes this page: prune its tree as the scan did
-                hints.drop_from(body)
-            body_markup(doc.tree)  # the noise elements out, as on every other page
+            body_markup(doc.tree)  # the noise elements out, as on every other page (tag removal writes this one)
             return doc
         keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
         kept = [i for i, k in enumerate(keep) if k]

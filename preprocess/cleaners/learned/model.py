@@ -32,6 +32,8 @@ class BlockModel:
         trees = data["trees"]
         feature, limit, left, value = _siblings_adjacent(*(np.asarray(trees[k]) for k in
                                                            ("feature", "threshold", "left", "right", "value")))
+        if feature.size and not 0 <= feature.min() <= feature.max() < len(self.features):
+            raise ValueError("block model's trees split on features it does not list: retrain it")
         self.n_trees, self.width = feature.shape
         self.offset = (np.arange(self.n_trees, dtype=np.int64) * self.width)[None, :]
         self.feature = feature.ravel()
