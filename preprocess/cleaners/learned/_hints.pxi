@@ -2,10 +2,6 @@
 # which elements HintFilter would decompose, as character ranges for scan() to skip, without a Python node
 # per match (the CSS query and its node wrappers cost more than the whole learned cleaner).
 
-_HTML_VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param",
-                        "source", "track", "wbr", "basefont", "bgsound", "frame"))
-
-
 cdef bint _has_word(str value, tuple words):
     """Does ``value`` contain one of ``words`` (lower-case ASCII), ASCII case-insensitively (CSS's ``i``)?"""
     cdef str low = value.lower() if value.isascii() else "".join(

@@ -1,25 +1,29 @@
 # Noise elements and comments in lexbor's <body> serialisation: where they end (included by _scan.pyx).
 
+# HTML elements lexbor writes as a start tag alone, and those whose text it writes as is (ended by "</name>")
+_HTML_VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param",
+                        "source", "track", "wbr", "basefont", "bgsound", "frame"))
+_RAW_TEXT = frozenset(("script", "style", "xmp", "iframe", "noembed", "noframes"))
+_RAW_INSIDE = _RAW_TEXT | {"plaintext"}
+
 # elements whose content is never text, skipped with everything inside (``blocks.NOISE``): kind 1 void,
-# 2 raw text (content written literally: ends at the first "</name>"), 3 other (nesting counted)
+# 2 raw text, 3 other (nesting counted)
 cdef unsigned long long _noise_keys[32]
 cdef int _noise_kinds[32]
 cdef int _n_noise = 0
-_RAW_TEXT = frozenset(("script", "style", "xmp", "iframe", "noembed", "noframes"))  # text written as is
-_RAW_INSIDE = _RAW_TEXT | {"plaintext"}
 
 
-def set_noise(dict kinds):
-    """``kinds``: element name -> 1 (void), 2 (raw text) or 3 (other)."""
+def set_noise(names):
+    """The noise elements: names of HTML elements."""
     global _n_noise
     cdef bytes b
-    if len(kinds) > 32:
+    if len(names) > 32:
         raise ValueError("at most 32 noise elements")
     _n_noise = 0
-    for name, kind in kinds.items():
+    for name in names:
         b = name.encode("ascii")
         _noise_keys[_n_noise] = _key(b, len(b))
-        _noise_kinds[_n_noise] = kind
+        _noise_kinds[_n_noise] = 1 if name in _HTML_VOID else 2 if name in _RAW_TEXT else 3
         _n_noise += 1
 
 

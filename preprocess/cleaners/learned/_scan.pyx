@@ -17,14 +17,7 @@ import html as _html
 
 import numpy as np
 
-cdef extern from "Python.h":
-    int PyUnicode_KIND(object)
-    void *PyUnicode_DATA(object)
-    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
-    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
-    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
-    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
-    int PyUnicode_4BYTE_KIND
+include "_unicode.pxi"
 
 _unescape = _html.unescape
 
@@ -94,6 +87,21 @@ cdef object fragment_text(Buf *raw):
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, d, w)
 
 
+cdef Py_ssize_t add_block(Buf *raw, Buf *link, list texts, list link_chars, list owner, list start,
+                          Py_ssize_t cur, Py_ssize_t chars) except -1:
+    """``blocks._add_block``: the text in ``raw`` (its linked part in ``link``) as a block of ``cur``, unless it is
+    only markup or space; both buffers emptied. Returns the page's characters so far."""
+    t = fragment_text(raw)
+    if t:
+        texts.append(t)
+        link_chars.append(len(fragment_text(link)) if link.n else 0)
+        owner.append(cur)
+        start.append(chars)
+        chars += len(t)
+    raw.n = link.n = 0
+    return chars
+
+
 cdef bint at(int kind, void *data, Py_ssize_t i, Py_ssize_t end, str word):
     """Does ``word`` start at ``i`` (and end before ``end``)?"""
     cdef Py_ssize_t k, m = len(word)
@@ -111,8 +119,7 @@ cdef str class_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
     values = []
     while i < hi:
         m = 0
-        if i == lo or not (Py_UNICODE_ISALNUM(PyUnicode_READ(kind, data, i - 1))
-                           or PyUnicode_READ(kind, data, i - 1) == u'_'):
+        if i == lo or not _word_char(PyUnicode_READ(kind, data, i - 1)):
             if at(kind, data, i, hi, 'class="'):
                 m = 7
             elif at(kind, data, i, hi, 'id="'):
@@ -354,14 +361,7 @@ def scan(str markup, int max_depth=400, bint skip=True, list drop_starts=None, l
                 in_a = not slash and contains(kind, data, name_end, gt, "href=")
                 continue
             if raw.n:
-                t = fragment_text(&raw)
-                if t:
-                    texts.append(t)
-                    link_chars.append(len(fragment_text(&link)) if link.n else 0)
-                    owner.append(cur)
-                    start.append(chars)
-                    chars += len(t)
-                raw.n = link.n = 0
+                chars = add_block(&raw, &link, texts, link_chars, owner, start, cur, chars)
             if slash:
                 if deep:
                     deep -= 1
@@ -391,13 +391,7 @@ def scan(str markup, int max_depth=400, bint skip=True, list drop_starts=None, l
                     top += 1
                     cur = e
         if raw.n:
-            t = fragment_text(&raw)
-            if t:
-                texts.append(t)
-                link_chars.append(len(fragment_text(&link)) if link.n else 0)
-                owner.append(cur)
-                start.append(chars)
-                chars += len(t)
+            chars = add_block(&raw, &link, texts, link_chars, owner, start, cur, chars)
         for s in range(top):
             el_end[stack_el[s]] = chars
     finally:

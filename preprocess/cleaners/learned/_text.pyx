@@ -3,13 +3,7 @@
 capitalised and title words, one pass over each block's characters."""
 import numpy as np
 
-cdef extern from "Python.h":
-    int PyUnicode_KIND(object)
-    void *PyUnicode_DATA(object)
-    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
-    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
-    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
-    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
+include "_unicode.pxi"
 
 
 # stop words packed 5 bits a letter (a-z 1-26), sorted for a binary search
@@ -49,10 +43,6 @@ cdef bint _is_stop(unsigned long long k) noexcept nogil:
         else:
             hi = mid
     return lo < _n_stop and _stop_keys[lo] == k
-
-
-cdef inline bint _word_char(Py_UCS4 c) noexcept:
-    return c == 95 or Py_UNICODE_ISALNUM(c)  # re's \w
 
 
 def text_stats(list texts, title_words):

@@ -23,7 +23,6 @@ from preprocess.dom import fragment_text
 NOISE = ("script", "style", "noscript", "template", "svg", "math", "iframe", "object", "embed", "select",
          "textarea", "button", "xmp", "noembed", "noframes")
 _NOISE_SELECTOR = ",".join(NOISE)
-RAW_TEXT = ("script", "style", "xmp", "iframe", "noembed", "noframes")  # content serialised as is
 BLOCK_TAGS = ("body", "p", "div", "br", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6",
               "table", "caption", "tr", "td", "th", "thead", "tbody", "tfoot", "section", "article", "aside", "nav",
               "header", "footer", "main", "blockquote", "pre", "form", "fieldset", "legend", "center", "address",
@@ -36,7 +35,7 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _CLASS_ID = re.compile(r'\b(?:class|id)="([^"]*)"')
 if compiled.BUILT:
     compiled._scan.set_tags({**TAG_INDEX, "a": -1}, frozenset(TAG_INDEX[t] for t in VOID))
-    compiled._scan.set_noise({t: 1 if t == "embed" else 2 if t in RAW_TEXT else 3 for t in NOISE})
+    compiled._scan.set_noise(NOISE)
 
 
 @dataclass
@@ -102,8 +101,8 @@ def split_body(tree, max_depth: int = 400, hints=None) -> Page:
     The compiled scanner (``_scan.scan``, see ``compiled.py``) reads lexbor's serialisation of the whole
     ``<body>`` and skips the noise elements, comments and hinted elements itself; without it, the hint filter
     and :func:`body_markup` prune the tree and :func:`split_python` splits. Both give the same Page
-    (``tests/test_learned_compiled.py``). The compiled path prunes the tree too where the markup leaves
-    something unsure, and the hinted elements when no block is left (tag removal then writes the tree)."""
+    (``tests/test_learned_compiled.py``). When no block is left, tag removal writes the tree, so both leave it
+    pruned: hinted elements and noise out."""
     body = tree.body if tree is not None else None
     if body is None:
         return Page()
@@ -120,15 +119,14 @@ def split_body(tree, max_depth: int = 400, hints=None) -> Page:
         else:
             hints.count(drop[2], drop[3])
     fields = compiled._scan.scan(markup, max_depth, True, *(drop[:2] if drop else ()))
-    if fields is None:  # a noise element's end is unsure: the tree's noise goes (and the hinted elements)
-        if not pruned:
-            hints.drop_from(body)
-            pruned = True
-        fields = compiled._scan.scan(body_markup(tree), max_depth, False)
-    page = Page(*fields)
-    if not page.texts and not pruned:
+    page = Page(*fields) if fields is not None else None
+    if page is not None and page.texts:
+        return page
+    # the tree's way: the markup left a noise element's end unsure, or no block is left (tag removal writes it)
+    if not pruned:
         hints.drop_from(body)  # (counted above)
-    return page
+    markup = body_markup(tree)
+    return page if page is not None else Page(*compiled._scan.scan(markup, max_depth, False))
 
 
 def split_python(markup: str, max_depth: int = 400) -> Page:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html as htmllib
 
 from preprocess.cleaners.learned import compiled
-from preprocess.cleaners.learned.blocks import body_markup, split_body
+from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.model import BlockModel, load_model
 from preprocess.document import Document
@@ -48,8 +48,7 @@ class LearnedCleaner(Step):
         hints = doc.meta.pop("hints", None)  # --drop-hinted, applied by the compiled scan
         page = split_body(doc.tree, hints=hints)
         if not page.texts:
-            self.stat_update("no_blocks")
-            body_markup(doc.tree)  # the noise elements out, as on every other page (tag removal writes this one)
+            self.stat_update("no_blocks")  # (split_body left the tree pruned for tag removal)
             return doc
         keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
         kept = [i for i, k in enumerate(keep) if k]

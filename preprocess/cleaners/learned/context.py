@@ -24,9 +24,8 @@ import re
 
 import numpy as np
 
-from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
-
 from preprocess.cleaners.learned import compiled
+from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 
 NAMES = ["page_link_density", "page_linked_share", "longest_share", "long_blocks", "in_top", "in_top_parent",
          "top_share", "parent_score", "grand_score", "own_link_density", "parent_link_density", "in_dense",
@@ -98,13 +97,18 @@ def path_or(parent: np.ndarray, depth: np.ndarray, rows: np.ndarray) -> np.ndarr
     if compiled.ON:
         compiled._columns.path_or(parent, rows)
         return rows
-    if len(parent):
-        by_depth = np.argsort(depth, kind="stable")
-        bounds = np.searchsorted(depth[by_depth], np.arange(depth.max() + 2))
-        for d in range(1, depth.max() + 1):
-            level = by_depth[bounds[d]:bounds[d + 1]]
-            rows[level] |= rows[parent[level]]
+    for level in _depth_levels(depth)[1:]:
+        rows[level] |= rows[parent[level]]
     return rows
+
+
+def _depth_levels(depth: np.ndarray) -> list[np.ndarray]:
+    """The elements at depth 0, 1, 2, ... (in document order within a level)."""
+    if not len(depth):
+        return []
+    by_depth = np.argsort(depth, kind="stable")
+    bounds = np.searchsorted(depth[by_depth], np.arange(depth.max() + 2))
+    return [by_depth[bounds[d]:bounds[d + 1]] for d in range(depth.max() + 1)]
 
 
 def _in_range(n: int, lo: int, hi: int) -> np.ndarray:
@@ -116,10 +120,7 @@ def _in_range(n: int, lo: int, hi: int) -> np.ndarray:
 def _subtree_sizes(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
     """Elements in each element's subtree (itself included): one bincount per depth level, deepest first."""
     size = np.ones(len(parent))
-    by_depth = np.argsort(depth, kind="stable")
-    bounds = np.searchsorted(depth[by_depth], np.arange(depth.max() + 2))
-    for d in range(depth.max(), 0, -1):
-        level = by_depth[bounds[d]:bounds[d + 1]]
+    for level in _depth_levels(depth)[:0:-1]:
         up = parent[level]
         ok = up >= 0
         size += np.bincount(up[ok], weights=size[level[ok]], minlength=len(size))

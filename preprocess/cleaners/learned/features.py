@@ -26,11 +26,10 @@ from operator import itemgetter
 
 import numpy as np
 
+from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 from preprocess.cleaners.learned.context import NAMES as CONTEXT
 from preprocess.cleaners.learned.context import TAG_PRIOR, ValueCache, class_flags, page_context, path_or
-
-from preprocess.cleaners.learned import compiled
 
 STOP_WORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have having he her
@@ -59,6 +58,9 @@ WINDOW = 5
 def numeric_names() -> list[str]:
     ctx = [f"{c}@{o:+d}" for o in CONTEXT_OFFSETS for c in CONTEXT_COLUMNS]
     return TEXT + POSITION + STRUCTURE + ctx + [f"mean{WINDOW}_log_chars", f"mean{WINDOW}_link_density"] + CONTEXT
+
+
+N_NUMERIC = len(numeric_names())
 
 
 class TokenVocab:
@@ -181,22 +183,22 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     n = len(page.texts)
     n_tags, n_tok = len(BLOCK_TAGS), len(vocab.tokens)
     if not n:
-        return np.zeros((0, len(numeric_names()) + 3 * n_tags + 2 * n_tok), dtype=np.float32)
+        return np.zeros((0, N_NUMERIC + 3 * n_tags + 2 * n_tok), dtype=np.float32)
     owner = np.asarray(page.owner, dtype=np.int64)
     n_el = len(page.el_tag)
     el_tag = np.asarray(page.el_tag, dtype=np.int64)
     el_parent = np.asarray(page.el_parent, dtype=np.int64)
+    depth = np.asarray(page.el_depth, dtype=np.int64)
     if n_el:  # class/id tokens and tags of each element and of it and every ancestor, as rows of bit words
-        depth = np.asarray(page.el_depth, dtype=np.int64)
         tok = _words(vocab.masks(page.el_names), n_tok)
         path_tok = path_or(el_parent, depth, tok.copy())
         path_tag = path_or(el_parent, depth, np.append(np.left_shift(1, el_tag), 0).astype(np.uint64)[:, None])
     if compiled.ON:
-        out = np.zeros((n, len(numeric_names()) + 3 * n_tags + 2 * n_tok), dtype=np.float32)
-        out[:, :len(numeric_names())] = numeric_compiled(page, title, owner)
+        out = np.zeros((n, N_NUMERIC + 3 * n_tags + 2 * n_tok), dtype=np.float32)
+        out[:, :N_NUMERIC] = numeric_compiled(page, title, owner, el_tag, el_parent, depth)
         if n_el:
-            compiled._columns.block_bits(out, len(numeric_names()), owner, el_tag, el_parent, path_tag, tok, path_tok,
-                                         n_tags, n_tok)
+            compiled._columns.block_bits(out, N_NUMERIC, owner, el_tag, el_parent, path_tag, tok, path_tok, n_tags,
+                                         n_tok)
         return out
     numeric = numeric_python(page, title, owner)
 
@@ -227,14 +229,15 @@ def _signatures(page: Page) -> np.ndarray:
     return np.fromiter(map(signature.__getitem__, zip(page.el_tag, page.el_names)), np.float64, len(page.el_tag))
 
 
-def numeric_compiled(page: Page, title: str, owner: np.ndarray) -> np.ndarray:
+def numeric_compiled(page: Page, title: str, owner: np.ndarray, el_tag: np.ndarray, el_parent: np.ndarray,
+                     depth: np.ndarray) -> np.ndarray:
     """:func:`numeric_python` by the compiled ``_columns.numeric``: the same columns, to the bit."""
     counts = text_counts_of(page.texts, title)
     as_int = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
     return compiled._columns.numeric(counts, np.asarray(page.link_chars, dtype=np.float64), owner, as_int(page.start),
-                         as_int(page.el_tag), as_int(page.el_parent), as_int(page.el_depth), as_int(page.el_start),
-                         as_int(page.el_end), _signatures(page), as_int(class_flags.many(page.el_names)),
-                         TAG_PRIOR, page.chars, WINDOW)
+                                     el_tag, el_parent, depth, as_int(page.el_start), as_int(page.el_end),
+                                     _signatures(page), as_int(class_flags.many(page.el_names)), TAG_PRIOR,
+                                     page.chars, WINDOW)
 
 
 def numeric_python(page: Page, title: str, owner: np.ndarray) -> np.ndarray:

@@ -1,0 +1,14 @@
+# CPython's str internals the compiled twins read characters with (included by _scan.pyx and _text.pyx).
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object)
+    void *PyUnicode_DATA(object)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
+    int PyUnicode_4BYTE_KIND
+
+
+cdef inline bint _word_char(Py_UCS4 c) noexcept:
+    return c == 95 or Py_UNICODE_ISALNUM(c)  # re's \w
