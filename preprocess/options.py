@@ -42,7 +42,7 @@ class CleanOptions:
     cleaner: str = option("tags", "DOM cleaner (tag removal always writes the text); see the README's table",
                           choices=_cleaner_names)
     drop_hinted: bool = option(False, "drop elements whose class or id names comments, sidebars, footers, menus, "
-                                      "share bars, related boxes (Readability's 'unlikely candidates')")
+                                      "social bars, related boxes (Readability's 'unlikely candidates')")
     max_link_density: float | None = option(None, "drop written blocks with more than this share of their "
                                                    "characters in links (e.g. 0.5)", metavar="X")
     kitten: bool | None = option(None, "Kitten normalisation: tables linearised, link lists removed, lists "

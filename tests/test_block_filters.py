@@ -6,7 +6,7 @@ ARTICLE = "<p>" + "The council met on Monday and agreed the new budget for the s
 PAGE = f"""<html><head><title>Budget agreed</title></head><body>
 <div class="site-header"><p>Daily Example, the paper of the town</p></div>
 <div id="main"><h1>Budget agreed</h1>{ARTICLE}<p>Read more in <a href="/b">our budget guide</a> and the minutes.</p>
-<div class="share-tools"><p>Share this story with friends</p></div>
+<div class="social-tools"><p>Share this story with friends</p></div>
 <ul><li><a href="/1">Storm closes schools</a></li><li><a href="/2">Bridge reopens after repairs</a></li></ul></div>
 <div id="comments"><p>Great news for the town, says a reader.</p></div>
 </body></html>""".encode()
@@ -25,6 +25,13 @@ def test_hints_drop_named_page_parts_but_keep_content_containers():
     assert stats.counts["hints.elements_dropped"] == 3
     plain, _ = run(cleaner="tags")
     assert any("Great news" in l for l in plain)
+
+
+def test_hints_spare_an_article_wrapper_named_share():
+    page = (f'<html><body><div class="share_wrapper">{ARTICLE}</div><div class="sidebar">{ARTICLE}</div>'
+            f'<div id="comments">{ARTICLE}</div></body></html>').encode()
+    out, stats = Pipeline(CleanOptions(drop_hinted=True)).process([Document(id="p", content_type="text/html", raw=page)])
+    assert out[0]["contents"].count("The council met") == 8 and stats.counts["hints.elements_dropped"] == 2
 
 
 def test_hints_never_drop_most_of_the_page():

@@ -33,7 +33,7 @@ TAGS = ["div", "p", "span", "a href=x", "a name=y", "li", "ul", "table", "td", "
 TEXTS = ["<!--<script>", "</SCRIPT >", "<script/", "--!>", "<!-->", "hello", " world ", "a &amp; b", "&lt;p&gt;",
          "</p>", "<div>", "</svg>", "</object>", "<!-- c -->", "<!--", "-->", "x<y", "</script>", "</style", "<script>",
          "\u00a0", "é", " ", "<p class='k'>", "</template>"]
-HINTED = [f'div class="{c}"' for c in ("share", "comments", "sidebar main", "NAV bar", "post-body", "é-share",
+HINTED = [f'div class="{c}"' for c in ("social", "comments", "sidebar main", "NAV bar", "post-body", "é-social",
                                       "menu &amp; more", "x")] + \
     ['span id="related"', 'div id="footer" class="article"', 'a class="menu"', 'script class="menu"',
      'div =class="nav"', 'div =class="post" class="nav"', 'span =id="menu"']  # "=class" is another attribute
@@ -116,7 +116,7 @@ def test_text_counts_fall_back_to_python_for_texts_that_are_not_single_spaced():
 
 def test_hint_rule_read_off_the_markup_drops_what_the_tree_filter_drops(gold_html):
     rng = random.Random(5)
-    made = [f"<html><body>{random_page(rng, tags=TAGS + HINTED)}<img class=share><br class=nav></body></html>"
+    made = [f"<html><body>{random_page(rng, tags=TAGS + HINTED)}<img class=social><br class=nav></body></html>"
             for _ in range(2000)]
     dropped = 0
     for h in gold_html + made:

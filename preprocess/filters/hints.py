@@ -1,11 +1,12 @@
 """Class/id hint filter: drop elements whose class or id names a page part that is never main content.
 
-Comment threads, sidebars, footers, share bars, "related" and "most read"
+Comment threads, sidebars, footers, social bars, "related" and "most read"
 boxes, menus, breadcrumbs, pagers and sponsor slots are named as such in the
 markup of most sites. The rule is Readability's "unlikely candidates" (the
 BlogBuster part tokens say the same for blogs): an element whose class or id
-contains one of ``UNLIKELY`` (Readability's list plus ``nav``, ``share`` and
-``promo``; not ``widget``, which is what Blogger calls its post container)
+contains one of ``UNLIKELY`` (Readability's list plus ``nav`` and ``promo``;
+not ``widget``, which is what Blogger calls its post container, nor ``share``,
+which also names article wrappers: ``share_wrapper``, ``shareable``)
 and none of ``MAYBE`` (article, body, content, main, post, entry, story, ...)
 is dropped with everything below it. ``<html>``, ``<body>`` and links never
 are. Lexbor's CSS engine finds the candidates
@@ -29,7 +30,7 @@ from preprocess.steps.base import Step
 
 UNLIKELY = ("-ad-", "ad-break", "agegate", "banner", "breadcrumb", "combx", "comment", "community", "disqus",
             "extra", "footer", "gdpr", "header", "legends", "menu", "nav", "pager", "pagination", "popup", "promo",
-            "related", "remark", "replies", "rss", "share", "shoutbox", "sidebar", "skyscraper", "social",
+            "related", "remark", "replies", "rss", "shoutbox", "sidebar", "skyscraper", "social",
             "sponsor", "supplemental")
 _MAYBE = re.compile(r"and|article|body|column|content|main|shadow|post|entry|story", re.I)
 _SELECTOR = ",".join(f'[class*="{w}" i],[id*="{w}" i]' for w in UNLIKELY)
