@@ -195,3 +195,20 @@ def test_eval_cleaning_picks_each_sets_own_model_for_leave_one_set_out(tmp_path)
     assert status_k == status_d == "ok"
     assert ARTICLE in kept and "Home" in kept
     assert dropped == "All about bees"
+
+
+def test_with_drop_hinted_a_comment_thread_the_hint_rule_spares_is_dropped_but_never_the_whole_page(tmp_path):
+    names = feature_names(TokenVocab([]))
+    keep_all = tmp_path / "keep.json"
+    keep_all.write_text(json.dumps(stump(names, "link_density", 2.0, 5.0, 5.0)))
+    thread = '<div class="comment-body"><p>Great post, thanks for writing it up.</p></div>'  # 'body': spared
+    page = f"<html><body><div class=post><p>{ARTICLE}</p></div>{thread}</body></html>".encode()
+    out, stats = clean(page, learned_model=str(keep_all))
+    assert "Great post" in out[0]["contents"]  # without --drop-hinted the model's verdict stands
+    out, stats = clean(page, learned_model=str(keep_all), drop_hinted=True)
+    assert "Great post" not in out[0]["contents"] and ARTICLE in out[0]["contents"]
+    assert stats.counts["learned.comment_blocks_dropped"] == 1
+    wrapped = f'<html><body class="discussion"><p>{ARTICLE}</p>{thread}</body></html>'.encode()
+    out, stats = clean(wrapped, learned_model=str(keep_all), drop_hinted=True)
+    assert ARTICLE in out[0]["contents"] and "Great post" in out[0]["contents"]
+    assert stats.counts["learned.comment_pages_kept"] == 1 and not stats.counts["learned.comment_blocks_dropped"]

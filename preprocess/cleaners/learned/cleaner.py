@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import html as htmllib
 
+import numpy as np
+
 from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
@@ -29,16 +31,21 @@ class LearnedCleaner(Step):
         """Whether ``--drop-hinted``'s rule is applied here (by the compiled scan) instead of on the tree."""
         return compiled.ON
 
-    def __init__(self, model: BlockModel):
+    def __init__(self, model: BlockModel, drop_comments: bool = False):
         super().__init__()
         self.model = model
         self.vocab = TokenVocab(model.vocab)
         if feature_names(self.vocab) != model.features:
             raise ValueError("block model was trained on other features: retrain with scripts/train_learned.py")
+        # --drop-hinted asks for the article convention: comment threads are boilerplate. The hint rule spares a
+        # thread holding over half the page or named like content too ('comment-body'); here no kept block under
+        # a comment-section name (context.py's comment_path) stays, unless every kept block is under one (a body
+        # class or a wrapper around the whole page: dropping them would empty it).
+        self.comment_column = model.features.index("comment_path") if drop_comments else None
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "LearnedCleaner":
-        return cls(load_model(ctx.opts.learned_model))
+        return cls(load_model(ctx.opts.learned_model), drop_comments=ctx.opts.drop_hinted)
 
     def process(self, doc: Document) -> Document | None:
         body = doc.tree.body
@@ -50,12 +57,25 @@ class LearnedCleaner(Step):
         if not page.texts:
             self.stat_update("no_blocks")  # (split_body left the tree pruned for tag removal)
             return doc
-        keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
+        X = page_features(page, doc.tree.title or "", self.vocab)
+        keep = self.model.keep(X)
+        if self.comment_column is not None:
+            keep = self._drop_comments(keep, X[:, self.comment_column] != 0)
         kept = [i for i, k in enumerate(keep) if k]
         self.stat_update("blocks_kept", len(kept))
         self.stat_update("blocks_dropped", len(page.texts) - len(kept))
         body.html = "".join(_block_html(page.texts[i], page.link_chars[i]) for i in kept)
         return doc
+
+    def _drop_comments(self, keep: np.ndarray, named: np.ndarray) -> np.ndarray:
+        thread = keep & named
+        if not thread.any():
+            return keep
+        if (thread == keep).all():  # everything kept is under the name: it wraps the page, not a thread
+            self.stat_update("comment_pages_kept")
+            return keep
+        self.stat_update("comment_blocks_dropped", int(thread.sum()))
+        return keep & ~thread
 
 
 def _block_html(text: str, linked: int) -> str:
