@@ -18,7 +18,7 @@ from preprocess.executor import Failure
 from preprocess.learned import Learned
 from preprocess.output import OutputDir
 from preprocess.registry import learning_passes, step_class
-from preprocess.units import Job, WorkUnit, code_id, digest
+from preprocess.units import Job, WorkUnit, code_id, digest, model_files
 from preprocess.work import learn_unit
 
 log = logging.getLogger("webprune.preprocess")
@@ -69,7 +69,7 @@ def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats) -> t
     inputs = [u.source.identity for u in units]
     for ref in learning_passes(job.opts):
         learner = step_class(ref)(job.opts)
-        key = digest(ref, job.opts.to_dict(), code_id(), inputs, job.learned)[:16]
+        key = digest(ref, job.opts.to_dict(), model_files(job.opts), code_id(), inputs, job.learned)[:16]
         saved = out.read_json("learned", f"{learner.name}.json")
         if saved and saved.get("key") == key:
             log.info("learning pass %s: reusing %s/learned/%s.json", learner.name, out.uri, learner.name)

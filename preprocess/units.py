@@ -29,9 +29,21 @@ def code_id() -> str:
     """A hash of the preprocess package's source: an edited cleaner never reuses a stale shard."""
     root = Path(__file__).resolve().parent
     h = hashlib.sha1()
-    for f in sorted([*root.rglob("*.py"), *root.rglob("*.json")]):  # .json: the learned cleaner's model
+    # .json: the learned cleaner's model; .pyx/.pxi: its compiled twins
+    for f in sorted(p for ext in ("py", "json", "pyx", "pxi") for p in root.rglob(f"*.{ext}")):
         h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:12]
+
+
+def model_files(opts: CleanOptions) -> list:
+    """Size and modification time of each model file the options name (a KenLM model, a contrastive model's
+    folder, a block model): a model retrained at the same path is new output, never a reused shard."""
+    out = []
+    for path in (opts.prune_model, opts.learned_model):
+        p = Path(path) if path else None
+        files = sorted(f for f in p.rglob("*") if f.is_file()) if p and p.is_dir() else [p] if p and p.exists() else []
+        out.append([[f.name, f.stat().st_size, f.stat().st_mtime_ns] for f in files])
+    return out
 
 
 @dataclass(frozen=True)
@@ -48,7 +60,7 @@ class Job:
 
     @property
     def key(self) -> str:
-        return digest(self.opts.to_dict(), code_id(), self.learned)[:16]
+        return digest(self.opts.to_dict(), model_files(self.opts), code_id(), self.learned)[:16]
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,14 @@ def test_a_valid_config_is_typed(tmp_path):
     assert exp.variants[1].expect == {"AP": 0.3} and exp.path("x.warc.gz") == tmp_path / "x.warc.gz"
 
 
+def test_a_variants_block_model_path_is_relative_to_the_config(tmp_path):
+    from webprune.experiment import plan
+
+    exp = config(tmp_path, BASE + '[[variants]]\nname = "l"\ncleaner = "learned"\nlearned_model = "m/x.json"\n')
+    steps = plan(exp, tmp_path / "out", ["in.warc.gz"])
+    assert steps[1].opts.learned_model == str(tmp_path / "m" / "x.json")
+
+
 @pytest.mark.parametrize("change, message", [
     ('[serach]\nmu = 1', "unknown section or key 'serach' .did you mean 'search'"),
     ('[search]\nmux = 1', r"\[search\]: unknown key 'mux' .did you mean 'mu'"),
@@ -168,6 +176,23 @@ def test_units_are_one_per_file_with_keys_that_follow_options_and_inputs(tmp_pat
     assert all(u.key != o.key for u, o in zip(units, other))
     touched = plan([sources[0], dataclasses.replace(sources[1], mtime_ns=2)], Job(CleanOptions(), "out"))
     assert touched[0].key == units[0].key and touched[1].key != units[1].key  # only the changed file is redone
+
+
+def test_a_model_retrained_at_the_same_path_makes_new_unit_and_collection_keys(tmp_path):
+    import os
+
+    from preprocess.units import Job
+    from webprune.experiment import _key
+
+    model = tmp_path / "model.json"
+    model.write_text("{}")
+    opts = CleanOptions(cleaner="learned", learned_model=str(model))
+    before = Job(opts, "out").key, _key(opts, ["in.warc.gz"])
+    assert before == (Job(opts, "out").key, _key(opts, ["in.warc.gz"]))
+    model.write_text('{"retrained": 1}')
+    os.utime(model, ns=(1, 1))
+    after = Job(opts, "out").key, _key(opts, ["in.warc.gz"])
+    assert after[0] != before[0] and after[1] != before[1]
 
 
 def test_batches_number_records_and_leave_poison_out(tmp_path):

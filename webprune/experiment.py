@@ -33,7 +33,7 @@ from index.build import STATS_FILE, build_index
 from preprocess.executor import make_executor
 from preprocess.options import CleanOptions
 from preprocess.run import run_preprocess
-from preprocess.units import code_id
+from preprocess.units import code_id, model_files
 from search.load import load_queries, summarise, timed_searches, write_queries
 from search.models import RetrievalModel
 from search.qld import run_search
@@ -73,9 +73,7 @@ def ensure_model(exp: Experiment, name: str) -> Path:
 
 def _key(opts: CleanOptions, inputs: list[str]) -> str:
     """Collection/index folder name: the cleaner plus a hash of everything that changes the output."""
-    model = Path(opts.prune_model).stat() if opts.prune_model else None
-    model_id = [model.st_size, model.st_mtime_ns] if model else None  # a retrained model is a new collection
-    blob = json.dumps([opts.to_dict(), inputs, model_id, code_id()], sort_keys=True, default=str)
+    blob = json.dumps([opts.to_dict(), inputs, model_files(opts), code_id()], sort_keys=True, default=str)
     return f"{opts.cleaner}-{hashlib.sha1(blob.encode()).hexdigest()[:8]}"
 
 
@@ -96,6 +94,8 @@ def plan(exp: Experiment, out: Path, inputs: list[str]) -> list[Step]:
             opts = dataclasses.replace(opts, prune_model=str(ensure_model(exp, v.model)))
         elif opts.prune_model:
             opts = dataclasses.replace(opts, prune_model=str(exp.path(opts.prune_model)))
+        if opts.learned_model:
+            opts = dataclasses.replace(opts, learned_model=str(exp.path(opts.learned_model)))
         own = [str(exp.path(p)) for p in v.inputs] if v.inputs else inputs
         key = _key(opts, own)
         steps.append(Step(v, opts.check(), key, out / "collections" / key, out / "indexes" / key,
