@@ -113,6 +113,24 @@ class CleanOptions:
             raise ValueError("--max-perplexity/--prune-threshold/--prune-percentile need --prune-model MODEL")
         return self
 
+    def check_files(self) -> "CleanOptions":
+        """:meth:`check`, and the model files named exist and load (on the driver, before any worker starts)."""
+        from pathlib import Path
+
+        self.check()
+        if self.learned_model and self.cleaner != "learned":
+            raise ValueError("--learned-model is the block model of --cleaner learned: add --cleaner learned, or "
+                             "leave the model out")
+        if self.cleaner == "learned":
+            from preprocess.cleaners.learned.cleaner import LearnedCleaner
+            from preprocess.cleaners.learned.model import load_model
+
+            LearnedCleaner(load_model(self.learned_model))  # a missing, unreadable or mismatched model says so
+        if self.prune_model and not Path(self.prune_model).exists():
+            raise ValueError(f"no model at {self.prune_model}: train one with `webprune lm train` (or "
+                             "`webprune lm train-crawl`), or give its path")
+        return self
+
     @property
     def contrastive(self) -> bool:
         """Whether ``prune_model`` is a contrastive model (a directory with a card)."""

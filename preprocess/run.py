@@ -98,7 +98,7 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
                    progress: bool | None = None, overwrite: bool = False, page_timeout: float = 60.0,
                    max_retries: int = 6, max_calls: int = 0) -> dict:
     """Clean every record of ``inputs`` into shards under ``output``; return the stats (also OUT/stats.json)."""
-    opts = (opts or CleanOptions()).check()
+    opts = (opts or CleanOptions()).check_files()
     run = (run or RunOptions()).check()
     wall0, cpu0 = time.perf_counter(), time.process_time()
     sources = discover(inputs)

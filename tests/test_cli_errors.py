@@ -110,3 +110,20 @@ def test_bad_retrieval_model_options(files, capsys):
     one_line_error(capsys, args + ["--model", "bm52"], "invalid choice")
     one_line_error(capsys, args + ["--model", "bm25", "--b", "1.5"], "0 <= b <= 1")
     one_line_error(capsys, args + ["--rm3", "--fb-docs", "0"], "fb_docs >= 1")
+
+
+@pytest.mark.parametrize("args, content, fragment", [
+    (["--cleaner", "learned", "--learned-model", "{dir}/none.json"], None, "no block model at"),
+    (["--cleaner", "learned", "--learned-model", "{dir}/m.json"], '{"features":', "is not a block model"),
+    (["--cleaner", "learned", "--learned-model", "{dir}/m.json"], '{"features": []}', "is not a block model"),
+    (["--learned-model", "{dir}/m.json"], "{}", "add --cleaner learned"),
+    (["--prune-model", "{dir}/none.bin", "--max-perplexity", "100"], None, "no model at"),
+])
+def test_model_files_are_checked_before_any_worker_starts(tmp_path, capsys, args, content, fragment):
+    if content is not None:
+        (tmp_path / "m.json").write_text(content)
+    page = tmp_path / "in.warc.gz"
+    page.write_bytes(b"")
+    argv = ["preprocess", str(page), "-o", str(tmp_path / "out"), "--executor", "local"]
+    one_line_error(capsys, argv + [a.replace("{dir}", str(tmp_path)) for a in args], fragment)
+    assert not (tmp_path / "out" / "stats.json").exists()

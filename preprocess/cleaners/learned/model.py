@@ -94,4 +94,8 @@ def _load(path: str) -> BlockModel:
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"no block model at {p}: train one with scripts/train_learned.py")
-    return BlockModel(json.loads(p.read_text()))
+    try:
+        return BlockModel(json.loads(p.read_text(encoding="utf-8")))
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, IndexError) as e:
+        raise ValueError(f"{p} is not a block model ({type(e).__name__}: {e}): write one with "
+                         "scripts/train_learned.py") from None
