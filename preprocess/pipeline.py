@@ -34,11 +34,8 @@ def _cleaner_step(name: str, ctx: BuildContext) -> Step | None:
     return step_class(entry.step).build(BuildContext(ctx.opts, ctx.learned, fallback))
 
 
-def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before: str | None = None) -> list[Step]:
-    """Every step of a run with ``opts``; with ``stop_before`` (a registry name) only those before it
-    (``"prune"``: what calibration scores; ``"sitediff"``: what site references are made of)."""
-    opts = opts.check()
-    ctx = BuildContext(opts, learned or Learned())
+def _plan(opts: CleanOptions, stop_before: str | None = None) -> list[tuple[str, object]]:
+    """(registry name, what builds it) of every page step, in order; with ``stop_before`` only those before it."""
     entry = cleaner(opts.cleaner)
     on = [f for f in FILTERS if f.enabled(opts, entry)]
     plan: list[tuple[str, object]] = [("decode", Decode), ("parse", Parse)]
@@ -51,8 +48,16 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
         plan.append((entry.name, entry))
     plan += [(f.name, f.step) for f in on if f.stage == LINES]
     names = [name for name, _ in plan]
-    if stop_before in names:
-        plan = plan[:names.index(stop_before)]
+    return plan[:names.index(stop_before)] if stop_before in names else plan
+
+
+def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before: str | None = None) -> list[Step]:
+    """Every step of a run with ``opts``; with ``stop_before`` (a registry name) only those before it
+    (``"prune"``: what calibration scores; ``"sitediff"``: what site references are made of)."""
+    opts = opts.check()
+    ctx = BuildContext(opts, learned or Learned())
+    entry = cleaner(opts.cleaner)
+    plan = _plan(opts, stop_before)
     steps = [_cleaner_step(what.name, ctx) if what is entry else
              step_class(what).build(ctx) if isinstance(what, str) else what.build(ctx) for _, what in plan]
     hints = next((s for s in steps if s.name == "hints"), None)
@@ -70,10 +75,8 @@ def build_text_steps(opts: CleanOptions, learned: Learned | None = None, stop_be
     ``built`` (the page steps of the same options) is shared, so its model loads once."""
     ctx = BuildContext(opts.check(), learned or Learned())
     entry = cleaner(opts.cleaner)
-    on = [f for f in FILTERS if f.name in TEXT_FILTERS and f.enabled(opts, entry)]
-    names = [f.name for f in on]
-    if stop_before in names:
-        on = on[:names.index(stop_before)]
+    before = {name for name, _ in _plan(opts, stop_before)}  # a filter the page steps stop before is left out too
+    on = [f for f in FILTERS if f.name in TEXT_FILTERS and f.enabled(opts, entry) and f.name in before]
     have = {s.name: s for s in built}
     return [TextInput.build(ctx)] + [have.get(f.name) or step_class(f.step).build(ctx) for f in on]
 

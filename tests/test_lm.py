@@ -104,6 +104,21 @@ def test_pipeline_with_pruning_and_percentile_option_checks(model):
         CleanOptions(max_perplexity=5).check()
 
 
+def test_percentile_pruning_after_a_per_host_cleaner_calibrates_in_process(model):
+    """eval-cleaning's calibration of ``sitediff+...+prune(p=25)``: the site references come from steps that stop
+    before sitediff, so neither the page steps nor the text steps (WET records) may need the threshold yet."""
+    from preprocess.learning import learn_in_process
+
+    opts = CleanOptions(cleaner="sitediff", drop_hinted=True, max_link_density=0.5, prune_model=str(model),
+                        prune_score="adjusted", prune_percentile=25)
+    para = "<p>The committee said that the new school would open in the fall, after the long summer break.</p>"
+    docs = [Document(id=str(i), url=f"http://a.example/{i}", content_type="text/html",
+                     raw=f"<html><body><ul><li><a href=/>Home</a></li></ul>{para * (i + 1)}</body></html>".encode())
+            for i in range(4)]
+    threshold = learn_in_process(opts, docs).get("prune_threshold")["threshold"]
+    assert isinstance(threshold, float)
+
+
 def test_segmentation_is_per_line_and_keeps_abbreviations():
     from preprocess.segment import sentences_of, split_line
 
