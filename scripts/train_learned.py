@@ -7,12 +7,15 @@
 Pages: ``../shared/data/cleaning/<set>`` with gold text; CleanEval's ``<text>``
 wrapper removed as ``webprune eval-cleaning`` does. Each page is decoded and
 parsed by webprune's own steps and split into blocks exactly as the cleaner
-splits it (``blocks.py``). **Labels:** the page's words (lower-cased ``\\w+``)
+splits it (``blocks.py``), twice: as is, and after the class/id hint rule
+(``--drop-hinted`` applies it before the model sees the page, and a page
+without its sidebars and comment threads looks different: one model trained
+on both views serves both settings). **Labels:** the page's words (lower-cased ``\\w+``)
 are aligned with the gold words by an exact LCS (the alignment
 ``webprune eval-cleaning`` scores with); a block is content when at least half
 of its words are aligned. **Weights:** a block weighs its share of the page's
 words, so every page counts the same (the benchmark is a macro mean over
-pages), and every training benchmark weighs the same in total: CleanEval dev
+pages; each view half), and every training benchmark weighs the same in total: CleanEval dev
 and final are two samples of one benchmark with one annotation guideline and
 weigh as one (by pages), CleanPortalEval, Dragnet and L3S-GN1 one each.
 **Vocabulary:** the class/id tokens on the most training pages (never the
@@ -40,6 +43,7 @@ from eval.cleaning.score import tokens
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import CLASS_TOKEN, TokenVocab, feature_names, page_features
 from preprocess.document import Document
+from preprocess.filters.hints import HintFilter
 from preprocess.options import CleanOptions
 from preprocess.pipeline import build_steps, run_steps
 from webprune.benchdata import shared_data
@@ -68,14 +72,23 @@ def aligned(words: list[str], gold: list[str]) -> np.ndarray:
     return keep
 
 
-def read_page(page, steps):
-    """(blocks Page, title, labels, weights) of one gold page, or None when it has no blocks."""
+def read_page(page, steps) -> list:
+    """The views of one gold page the model is trained on: the page as is and the page after the hint rule
+    (``--drop-hinted`` prunes it before the model sees it). Each view is (blocks Page, title, labels, weights);
+    none when the page has no blocks."""
+    views = [_view(page, steps, None), _view(page, steps, HintFilter())]
+    return [v for v in views if v is not None]
+
+
+def _view(page, steps, hints: HintFilter | None):
     raw = page.input.read_bytes()
     docs = run_steps(steps, [Document(id=page.name, url=page_url(raw), content_type="text/html",
                                       raw=strip_wrapper(raw))])
     if not docs or docs[0].tree is None or docs[0].tree.body is None:
         return None
     tree = docs[0].tree
+    if hints is not None:
+        hints.drop_from(tree.body)  # the tree filter: the compiled scan's drops are the same (test_learned_compiled)
     blocks = split_body(tree)
     if not blocks.texts:
         return None
@@ -96,16 +109,17 @@ def read_sets(shared: Path, sets: list[str]) -> dict[str, list]:
     out = {}
     for s in sets:
         t0 = time.perf_counter()
-        out[s] = [p for p in (read_page(page, steps) for page in gold_pages(shared, [s])) if p is not None]
-        blocks = sum(len(p[2]) for p in out[s])
-        print(f"{s}: {len(out[s])} pages, {blocks} blocks, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        out[s] = [views for views in (read_page(page, steps) for page in gold_pages(shared, [s])) if views]
+        blocks = sum(len(v[2]) for views in out[s] for v in views)
+        print(f"{s}: {len(out[s])} pages, {blocks} blocks in both views, {time.perf_counter() - t0:.0f} s",
+              file=sys.stderr)
     return out
 
 
 def choose_vocab(pages: list, size: int, min_pages: int) -> list[str]:
-    """Class/id tokens on the most training pages."""
+    """Class/id tokens on the most training pages (as is: the hinted view holds a subset of its elements)."""
     df = Counter()
-    for blocks, *_ in pages:
+    for (blocks, *_), *_hinted in pages:
         df.update({t for names in blocks.el_names for t in CLASS_TOKEN.findall(names.lower())})
     return sorted(t for t, n in df.most_common(size) if n >= min_pages)
 
@@ -149,18 +163,20 @@ def train(data: dict[str, list], sets: list[str], vocab_size: int, min_pages: in
         bench_pages[BENCHMARK.get(s, s)] += len(data[s])
     for s in sets:
         set_weight = len(pages) / (len(bench_pages) * bench_pages[BENCHMARK.get(s, s)])
-        for blocks, title, lab, wt in data[s]:
-            rows = np.arange(len(lab))
-            if len(rows) > MAX_BLOCKS:
-                rows = np.sort(rng.choice(rows, MAX_BLOCKS, replace=False))
-            Xs.append(page_features(blocks, title, tv)[rows])
-            ys.append(lab[rows])
-            ws.append(wt[rows] * len(lab) / len(rows) * set_weight)
+        for views in data[s]:
+            for blocks, title, lab, wt in views:
+                rows = np.arange(len(lab))
+                if len(rows) > MAX_BLOCKS:
+                    rows = np.sort(rng.choice(rows, MAX_BLOCKS, replace=False))
+                Xs.append(page_features(blocks, title, tv)[rows])
+                ys.append(lab[rows])
+                ws.append(wt[rows] * len(lab) / len(rows) * set_weight / len(views))
     X, y, w = np.vstack(Xs), np.concatenate(ys), np.concatenate(ws)
     w *= len(w) / w.sum()
     t0 = time.perf_counter()
     clf = HistGradientBoostingClassifier(**PARAMS).fit(X, y, sample_weight=w)
-    info = {"trained_on": sets, "weights": "equal per benchmark (CleanEval dev + final as one)", "pages": len(pages),
+    info = {"trained_on": sets, "weights": "equal per benchmark (CleanEval dev + final as one)",
+            "views": "as is and after the hint rule, half a page each", "pages": len(pages),
             "blocks": int(len(y)), "content_blocks": int(y.sum()),
             "params": PARAMS, "sklearn": sk_version, "fit_s": round(time.perf_counter() - t0, 1)}
     model = export(clf, feature_names(tv), vocab, info)
