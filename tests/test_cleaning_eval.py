@@ -36,3 +36,17 @@ def test_eval_cleaning_scores_cleaners_side_by_side(tmp_path, capsys):
     assert len(doc["pages"]) == 3 * 12 and all(0 <= v <= 100 for v in f1.values())
     assert f1["webprune/sitediff"] > f1["webprune/tags"] + 5, f1  # template text of one host's pages removed
     assert f1["webprune/density+hints+links"] > f1["webprune/tags"] + 5, f1
+
+
+def test_compare_cleaners_pairs_pages_against_each_sets_best_peer():
+    from scripts.compare_cleaners import compare
+
+    f1 = {"a": {"x": [0.9, 0.8, 0.7, 1.0], "y": [0.5, 0.6]},
+          "readability": {"x": [0.8, 0.8, 0.9, 0.9], "y": [0.1, 0.1]},
+          "trafilatura": {"x": [0.1, 0.1, 0.1, 0.1], "y": [0.6, 0.7]}}
+    rows = [{"tool": t, "set": s, "name": str(i), "f1": v} for t, sets in f1.items() for s, vs in sets.items()
+            for i, v in enumerate(vs)]
+    x, y = compare(rows, "a", ("readability", "trafilatura", "boilerpy3"))
+    assert (x["set"], x["peer"], x["won"], x["lost"], x["tied"]) == ("x", "readability", 2, 1, 1)
+    assert abs(x["diff"] - 100 * (0.1 + 0.0 - 0.2 + 0.1) / 4) < 1e-9 and x["low"] <= x["diff"] <= x["high"]
+    assert (y["peer"], y["won"], y["lost"]) == ("trafilatura", 0, 2) and abs(y["diff"] + 10) < 1e-9
