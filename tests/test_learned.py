@@ -208,7 +208,11 @@ def test_with_drop_hinted_a_comment_thread_the_hint_rule_spares_is_dropped_but_n
     out, stats = clean(page, learned_model=str(keep_all), drop_hinted=True)
     assert "Great post" not in out[0]["contents"] and ARTICLE in out[0]["contents"]
     assert stats.counts["learned.comment_blocks_dropped"] == 1
-    wrapped = f'<html><body class="discussion"><p>{ARTICLE}</p>{thread}</body></html>'.encode()
+    wrapped = f'<html><body class="comments-page"><p>{ARTICLE}</p>{thread}</body></html>'.encode()
     out, stats = clean(wrapped, learned_model=str(keep_all), drop_hinted=True)
     assert ARTICLE in out[0]["contents"] and "Great post" in out[0]["contents"]
     assert stats.counts["learned.comment_pages_kept"] == 1 and not stats.counts["learned.comment_blocks_dropped"]
+    opinion = (f'<html><body><h1>Opinion</h1><div class="article-body commentary"><p>{ARTICLE}</p></div>'
+               f'<div id="commentlist">{thread}</div></body></html>').encode()  # names are whole tokens
+    out, stats = clean(opinion, learned_model=str(keep_all), drop_hinted=True)
+    assert ARTICLE in out[0]["contents"] and "Great post" not in out[0]["contents"]

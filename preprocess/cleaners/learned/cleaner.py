@@ -17,6 +17,7 @@ import numpy as np
 
 from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import split_body
+from preprocess.cleaners.learned.context import thread_blocks
 from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.model import BlockModel, load_model
 from preprocess.document import Document
@@ -39,9 +40,9 @@ class LearnedCleaner(Step):
             raise ValueError("block model was trained on other features: retrain with scripts/train_learned.py")
         # --drop-hinted asks for the article convention: comment threads are boilerplate. The hint rule spares a
         # thread holding over half the page or named like content too ('comment-body'); here no kept block under
-        # a comment-section name (context.py's comment_path) stays, unless every kept block is under one (a body
-        # class or a wrapper around the whole page: dropping them would empty it).
-        self.comment_column = model.features.index("comment_path") if drop_comments else None
+        # a thread's name (context.thread_blocks: comment*, reply, respond, disqus, talkback as class/id tokens)
+        # stays, unless every kept block is under one (a body class or a wrapper around the whole page).
+        self.drop_comments = drop_comments
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "LearnedCleaner":
@@ -59,8 +60,8 @@ class LearnedCleaner(Step):
             return doc
         X = page_features(page, doc.tree.title or "", self.vocab)
         keep = self.model.keep(X)
-        if self.comment_column is not None:
-            keep = self._drop_comments(keep, X[:, self.comment_column] != 0)
+        if self.drop_comments:
+            keep = self._drop_comments(keep, thread_blocks(page))
         kept = [i for i, k in enumerate(keep) if k]
         self.stat_update("blocks_kept", len(kept))
         self.stat_update("blocks_dropped", len(page.texts) - len(kept))

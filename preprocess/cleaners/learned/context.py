@@ -90,6 +90,36 @@ def _flags(names: str) -> int:
 
 class_flags = ValueCache(_flags)
 
+# --drop-hinted's comment-thread rule (cleaner.py) names a thread by whole class/id tokens: a substring test
+# would take an article in a "commentary" or "discussion-of-the-budget" wrapper for a thread
+_NOT_THREAD = frozenset(("commentary", "commentaries", "commentator", "commentators"))
+_THREAD_TOKENS = frozenset(("reply", "replies", "respond", "talkback"))
+
+
+def _thread_name(names: str) -> int:
+    for tok in re.findall(r"[a-z]+", names.lower()):
+        if tok in _THREAD_TOKENS or tok.startswith("disqus") or (tok.startswith("comment") and tok not in _NOT_THREAD):
+            return 1
+    return 0
+
+
+thread_names = ValueCache(_thread_name)
+
+
+def thread_blocks(page: Page) -> np.ndarray:
+    """Per block: is its element, or an ancestor, named as a comment thread (``_thread_name``)?"""
+    n_el = len(page.el_tag)
+    if not n_el or not page.texts:
+        return np.zeros(len(page.texts), dtype=bool)
+    rows = np.zeros((n_el + 1, 1), dtype=np.uint64)
+    rows[:n_el, 0] = thread_names.many(page.el_names)
+    if not rows.any():
+        return np.zeros(len(page.texts), dtype=bool)
+    path = path_or(np.asarray(page.el_parent, dtype=np.int64), np.asarray(page.el_depth, dtype=np.int64),
+                   rows)[:n_el, 0].astype(bool)
+    owner = np.asarray(page.owner, dtype=np.int64)
+    return np.where(owner >= 0, path[np.maximum(owner, 0)], False)
+
 
 def path_or(parent: np.ndarray, depth: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``rows`` (elements x uint64 bit words, any rows past the elements untouched) with each element's row
