@@ -42,7 +42,8 @@ class CleanOptions:
     cleaner: str = option("tags", "DOM cleaner (tag removal always writes the text); see the README's table",
                           choices=_cleaner_names)
     drop_hinted: bool = option(False, "drop elements whose class or id names comments, sidebars, footers, menus, "
-                                      "social bars, related boxes (Readability's 'unlikely candidates')")
+                                      "social bars, related boxes (Readability's 'unlikely candidates'); with "
+                                      "--cleaner learned also the comment-thread blocks the model kept")
     max_link_density: float | None = option(None, "drop written blocks with more than this share of their "
                                                    "characters in links (e.g. 0.5)", metavar="X")
     kitten: bool | None = option(None, "Kitten normalisation: tables linearised, link lists removed, lists "
@@ -82,6 +83,9 @@ class CleanOptions:
                 raise ValueError(f"unknown {f.name.replace('_', '-')} {value!r}; choose one of {', '.join(choices)}")
         if self.max_link_density is not None and not 0 <= self.max_link_density <= 1:
             raise ValueError("--max-link-density is a share of a block's characters: give a value in [0, 1], e.g. 0.5")
+        if self.learned_model and self.cleaner != "learned":
+            raise ValueError("--learned-model is the block model of --cleaner learned: add --cleaner learned, or "
+                             "leave the model out")
         if self.max_bytes <= 0 or self.max_nodes <= 0 or self.max_depth <= 0:
             raise ValueError("--max-bytes, --max-nodes and --max-depth must be positive")
         thresholds = sum(x is not None for x in (self.max_perplexity, self.prune_threshold, self.prune_percentile))
@@ -118,14 +122,13 @@ class CleanOptions:
         from pathlib import Path
 
         self.check()
-        if self.learned_model and self.cleaner != "learned":
-            raise ValueError("--learned-model is the block model of --cleaner learned: add --cleaner learned, or "
-                             "leave the model out")
         if self.cleaner == "learned":
             from preprocess.cleaners.learned.cleaner import LearnedCleaner
             from preprocess.cleaners.learned.model import load_model
 
             LearnedCleaner(load_model(self.learned_model))  # a missing, unreadable or mismatched model says so
+        if self.prune_model and "://" in self.prune_model:
+            raise ValueError(f"--prune-model {self.prune_model}: give a local path (every node reads it), not a URI")
         if self.prune_model and not Path(self.prune_model).exists():
             raise ValueError(f"no model at {self.prune_model}: train one with `webprune lm train` (or "
                              "`webprune lm train-crawl`), or give its path")

@@ -42,7 +42,8 @@ def model_files(opts: CleanOptions) -> list:
     for path in (opts.prune_model, opts.learned_model):
         p = Path(path) if path else None
         files = sorted(f for f in p.rglob("*") if f.is_file()) if p and p.is_dir() else [p] if p and p.exists() else []
-        out.append([[f.name, f.stat().st_size, f.stat().st_mtime_ns] for f in files])
+        out.append([[f.relative_to(p).as_posix() if p.is_dir() else f.name, f.stat().st_size, f.stat().st_mtime_ns]
+                    for f in files])
     return out
 
 
@@ -76,7 +77,8 @@ class WorkUnit:
 
 
 def plan(sources: list[Source], job: Job) -> list[WorkUnit]:
-    return [WorkUnit(i, src, digest(job.key, job.compress, job.outcomes, src.identity, i)[:16],
+    key = job.key  # once: it stats the model files
+    return [WorkUnit(i, src, digest(key, job.compress, job.outcomes, src.identity, i)[:16],
                      shard_name(i, src.name, job.compress))
             for i, src in enumerate(sources)]
 

@@ -7,8 +7,8 @@ For each set: the peer with the highest macro word F1 (``--peers``), the tool's 
 (x100; the benchmark's figure) with a 95% percentile bootstrap interval over the set's pages (scipy's
 ``bootstrap``, paired: the per-page differences are resampled), the median difference, the pages won, lost
 and tied, and the Wilcoxon signed-rank p of the per-page differences (scipy; two-sided, so read its
-direction off the median and the pages won and lost). ``--tool`` matches a tool id by its start (a
-``{set}`` model path may follow).
+direction off the median and the pages won and lost). ``--tool`` is a tool id, or one without its
+``+learned_model(...)``/``+prune(...)`` model path.
 """
 from __future__ import annotations
 
@@ -27,7 +27,9 @@ def compare(rows: list[dict], tool: str, peers: tuple[str, ...]) -> list[dict]:
     f1: dict[str, dict] = {}
     for r in rows:
         f1.setdefault(r["tool"], {})[(r["set"], r["name"])] = r["f1"]
-    mine = [t for t in f1 if t.startswith(tool)]
+    # the tool itself, else the one tool it starts with whose rest is a model path (+learned_model(...), +prune(...))
+    mine = [tool] if tool in f1 else [t for t in f1 if t.startswith(tool + "+learned_model(")
+                                      or t.startswith(tool + "+prune(")]
     if len(mine) != 1:
         raise ValueError(f"--tool {tool!r} matches {len(mine)} tools of the run; its tools: {', '.join(f1)}")
     ours = f1[mine[0]]
@@ -39,11 +41,13 @@ def compare(rows: list[dict], tool: str, peers: tuple[str, ...]) -> list[dict]:
         keys = [k for k in ours if k[0] == s]
         best = max(present, key=lambda p: np.mean([f1[p][k] for k in keys]))
         d = np.array([ours[k] - f1[best][k] for k in keys])
-        ci = bootstrap((d,), np.mean, n_resamples=5000, method="percentile", random_state=0).confidence_interval
-        p = wilcoxon(d).pvalue if np.any(d != 0) else 1.0
+        low = high = p = np.nan  # one page: no interval, no test
+        if len(d) > 1:
+            ci = bootstrap((d,), np.mean, n_resamples=5000, method="percentile", random_state=0).confidence_interval
+            low, high = ci.low, ci.high
+            p = wilcoxon(d).pvalue if np.any(d != 0) else 1.0
         out.append({"set": s, "pages": len(keys), "peer": best, "diff": 100 * d.mean(), "median": 100 * np.median(d),
-                    "low": 100 * ci.low,
-                    "high": 100 * ci.high, "won": int((d > 0).sum()), "lost": int((d < 0).sum()),
+                    "low": 100 * low, "high": 100 * high, "won": int((d > 0).sum()), "lost": int((d < 0).sum()),
                     "tied": int((d == 0).sum()), "wilcoxon_p": float(p)})
     return out
 

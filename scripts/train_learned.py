@@ -119,7 +119,8 @@ def read_sets(shared: Path, sets: list[str]) -> dict[str, list]:
 def choose_vocab(pages: list, size: int, min_pages: int) -> list[str]:
     """Class/id tokens on the most training pages (as is: the hinted view holds a subset of its elements)."""
     df = Counter()
-    for (blocks, *_), *_hinted in pages:
+    for views in pages:
+        blocks = views[0][0]
         df.update({t for names in blocks.el_names for t in CLASS_TOKEN.findall(names.lower())})
     return sorted(t for t, n in df.most_common(size) if n >= min_pages)
 

@@ -30,7 +30,8 @@ def test_hints_drop_named_page_parts_but_keep_content_containers():
 def test_hints_spare_an_article_wrapper_named_share():
     page = (f'<html><body><div class="share_wrapper">{ARTICLE}</div><div class="sidebar">{ARTICLE}</div>'
             f'<div id="comments">{ARTICLE}</div></body></html>').encode()
-    out, stats = Pipeline(CleanOptions(drop_hinted=True)).process([Document(id="p", content_type="text/html", raw=page)])
+    doc = Document(id="p", content_type="text/html", raw=page)
+    out, stats = Pipeline(CleanOptions(drop_hinted=True)).process([doc])
     assert out[0]["contents"].count("The council met") == 8 and stats.counts["hints.elements_dropped"] == 2
 
 

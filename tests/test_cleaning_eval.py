@@ -50,3 +50,7 @@ def test_compare_cleaners_pairs_pages_against_each_sets_best_peer():
     assert (x["set"], x["peer"], x["won"], x["lost"], x["tied"]) == ("x", "readability", 2, 1, 1)
     assert abs(x["diff"] - 100 * (0.1 + 0.0 - 0.2 + 0.1) / 4) < 1e-9 and x["low"] <= x["diff"] <= x["high"]
     assert (y["peer"], y["won"], y["lost"]) == ("trafilatura", 0, 2) and abs(y["diff"] + 10) < 1e-9
+    longer = [dict(r, tool="a+hints") for r in rows if r["tool"] == "a"]  # "a" is one tool, not a prefix of two
+    assert compare(rows + longer, "a", ("readability",))[0]["diff"] == x["diff"]
+    held_out = [dict(r, tool="a+learned_model(m/{set}.json)") for r in rows if r["tool"] == "a"]
+    assert compare(held_out + rows[6:], "a", ("readability",))[0]["won"] == 2  # set x: 2 won

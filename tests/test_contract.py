@@ -98,7 +98,7 @@ def test_a_variants_block_model_path_is_relative_to_the_config(tmp_path):
     from preprocess.cleaners.learned.model import DEFAULT_MODEL
 
     exp = config(tmp_path, BASE + '[[variants]]\nname = "l"\ncleaner = "learned"\nlearned_model = "m/x.json"\n')
-    with pytest.raises(ValueError, match="no block model at"):  # refused before anything runs
+    with pytest.raises(ValueError, match="'l': no block model at"):  # refused before anything runs
         plan(exp, tmp_path / "out", ["in.warc.gz"])
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "x.json").write_bytes(DEFAULT_MODEL.read_bytes())

@@ -216,3 +216,18 @@ def test_with_drop_hinted_a_comment_thread_the_hint_rule_spares_is_dropped_but_n
                f'<div id="commentlist">{thread}</div></body></html>').encode()  # names are whole tokens
     out, stats = clean(opinion, learned_model=str(keep_all), drop_hinted=True)
     assert ARTICLE in out[0]["contents"] and "Great post" not in out[0]["contents"]
+
+
+def test_a_model_rewritten_at_the_same_path_is_read_again(tmp_path):
+    import os
+
+    names = feature_names(TokenVocab([]))
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(stump(names, "link_density", 2.0, 5.0, 5.0)))
+    first = load_model(str(path))
+    assert load_model(str(path)) is first
+    path.write_text(json.dumps(stump(names, "link_density", 2.0, -5.0, -5.0)))
+    os.utime(path, ns=(1, 1))
+    assert load_model(str(path)).base == first.base and not load_model(str(path)).keep(np.zeros((1, len(names))))[0]
+    with pytest.raises(ValueError, match="not a URI"):
+        load_model("s3://bucket/m.json")

@@ -97,8 +97,12 @@ def plan(exp: Experiment, out: Path, inputs: list[str]) -> list[Step]:
         if opts.learned_model:
             opts = dataclasses.replace(opts, learned_model=str(exp.path(opts.learned_model)))
         own = [str(exp.path(p)) for p in v.inputs] if v.inputs else inputs
+        try:
+            opts = opts.check_files()
+        except ValueError as e:
+            raise ValueError(f"[[variants]] {v.name!r}: {e}") from None
         key = _key(opts, own)
-        steps.append(Step(v, opts.check_files(), key, out / "collections" / key, out / "indexes" / key,
+        steps.append(Step(v, opts, key, out / "collections" / key, out / "indexes" / key,
                           out / "runs" / f"{v.name}.txt", exp.retrieval(v),
                           v.k if v.k is not None else exp.search.k, own))
     return steps

@@ -122,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     for t in tools:
         if t.startswith(WP_PREFIX):
             try:
-                for s in sets:
-                    tool_options(t, settings, s)
+                for s in sets:  # model files too: a mistyped {set} path is refused, not scored as 0
+                    tool_options(t, settings, s).check_files()
             except ValueError as exc:
                 ap.error(str(exc))
     if not (args.shared / "cleaning").is_dir():

@@ -15,6 +15,7 @@ from eval.cleaning.gold import gold_pages, shared_root
 from eval.cleaning.harness import WP_PREFIX, calibrate_prune, score_tool, scoring_settings, tool_options
 from eval.cleaning.report import aggregate, report
 from preprocess.spec import format_spec
+from preprocess.units import model_files
 
 
 def tools_of(exp, steps) -> dict[str, str]:
@@ -34,7 +35,10 @@ def cleaning_eval(exp, steps, out: Path) -> dict:
     shared = exp.path(c.shared) if c.shared else shared_root()
     labels = tools_of(exp, steps)
     tools = list(labels)
-    options = {"sets": c.sets, "limit": c.limit, "tools": tools, "jobs": c.jobs, "shared": str(shared)}
+    settings = scoring_settings(sets=c.sets)
+    models = {t: [model_files(tool_options(t, settings, s)) for s in c.sets] for t in tools if t.startswith(WP_PREFIX)}
+    options = {"sets": c.sets, "limit": c.limit, "tools": tools, "jobs": c.jobs, "shared": str(shared),
+               "models": models}  # a model retrained at the same path is new scores
     cache = out / "cleaning.json"
     if cache.exists():
         done = json.loads(cache.read_text())
@@ -42,7 +46,6 @@ def cleaning_eval(exp, steps, out: Path) -> dict:
             return done
     if not (shared / "cleaning").is_dir():
         raise ValueError(f"[cleaning]: no cleaning data under {shared} (set [cleaning] shared = PATH)")
-    settings = scoring_settings(sets=c.sets)
     for t in tools:
         if t.startswith(WP_PREFIX):
             tool_options(t, settings)  # a bad spec fails here, before any page is cleaned

@@ -6,7 +6,8 @@ gets a feature row (``features.py``: text, link density, position, structure,
 neighbours, readability's and Baisa's page-level evidence, tag path, class/id
 tokens) and the gradient-boosted trees of ``model.py`` score it. ``<body>`` is
 then replaced by one ``<p>`` per kept block, so tag removal writes exactly those
-blocks and every later filter works as after any other cleaner. Trained by
+blocks and every later filter works as after any other cleaner. With ``--drop-hinted`` the hint rule has
+pruned the page before, and kept blocks under a comment thread's name are dropped after the model. Trained by
 ``scripts/train_learned.py``; measured leave-one-set-out (README, Results).
 """
 from __future__ import annotations

@@ -85,12 +85,17 @@ def _siblings_adjacent(feature, limit, left, right, value):
 
 
 def load_model(path: str | None = None) -> BlockModel:
-    """The model at ``path`` (default: the one shipped with the package), read once per process."""
-    return _load(str(Path(path).resolve()) if path else str(DEFAULT_MODEL.resolve()))
+    """The model at ``path`` (default: the one shipped with the package), read once per process and file
+    version (a model retrained at the same path is read again)."""
+    if path and "://" in path:
+        raise ValueError(f"block model {path}: give a local file (every node reads it), not a URI")
+    p = Path(path).resolve() if path else DEFAULT_MODEL.resolve()
+    st = p.stat() if p.is_file() else None
+    return _load(str(p), st.st_size if st else -1, st.st_mtime_ns if st else -1)
 
 
 @lru_cache(maxsize=8)
-def _load(path: str) -> BlockModel:
+def _load(path: str, _size: int, _mtime_ns: int) -> BlockModel:
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"no block model at {p}: train one with scripts/train_learned.py")
