@@ -41,9 +41,11 @@ def model_files(opts: CleanOptions) -> list:
     out = []
     for path in (opts.prune_model, opts.learned_model):
         p = Path(path) if path else None
-        files = sorted(f for f in p.rglob("*") if f.is_file()) if p and p.is_dir() else [p] if p and p.exists() else []
-        out.append([[f.relative_to(p).as_posix() if p.is_dir() else f.name, f.stat().st_size, f.stat().st_mtime_ns]
-                    for f in files])
+        if p is not None and p.is_dir():
+            files = [(f.relative_to(p).as_posix(), f.stat()) for f in sorted(p.rglob("*")) if f.is_file()]
+        else:
+            files = [(p.name, p.stat())] if p is not None and p.exists() else []
+        out.append([[name, st.st_size, st.st_mtime_ns] for name, st in files])
     return out
 
 

@@ -55,7 +55,8 @@ def compare(rows: list[dict], tool: str, peers: tuple[str, ...]) -> list[dict]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run", type=Path, help="the --json file of a webprune eval-cleaning run")
-    ap.add_argument("--tool", required=True, help="the tool id, or its start")
+    ap.add_argument("--tool", required=True, help="the tool id, or the id without its +learned_model(...) or "
+                                                   "+prune(...) model path")
     ap.add_argument("--peers", default=",".join(PEERS), help="comma list (default: every peer)")
     args = ap.parse_args(argv)
     try:

@@ -76,12 +76,13 @@ def read_page(page, steps) -> list:
     """The views of one gold page the model is trained on: the page as is and the page after the hint rule
     (``--drop-hinted`` prunes it before the model sees it). Each view is (blocks Page, title, labels, weights);
     none when the page has no blocks."""
-    views = [_view(page, steps, None), _view(page, steps, HintFilter())]
+    raw = page.input.read_bytes()
+    views = [_view(page, raw, steps, None), _view(page, raw, steps, HintFilter())]
     return [v for v in views if v is not None]
 
 
-def _view(page, steps, hints: HintFilter | None):
-    raw = page.input.read_bytes()
+def _view(page, raw: bytes, steps, hints: HintFilter | None):
+    """One view, parsed anew (the hint rule prunes the tree)."""
     docs = run_steps(steps, [Document(id=page.name, url=page_url(raw), content_type="text/html",
                                       raw=strip_wrapper(raw))])
     if not docs or docs[0].tree is None or docs[0].tree.body is None:

@@ -36,9 +36,10 @@ def cleaning_eval(exp, steps, out: Path) -> dict:
     labels = tools_of(exp, steps)
     tools = list(labels)
     settings = scoring_settings(sets=c.sets)
+    # a bad spec fails here, before any page is cleaned; a model retrained at the same path is new scores
     models = {t: [model_files(tool_options(t, settings, s)) for s in c.sets] for t in tools if t.startswith(WP_PREFIX)}
     options = {"sets": c.sets, "limit": c.limit, "tools": tools, "jobs": c.jobs, "shared": str(shared),
-               "models": models}  # a model retrained at the same path is new scores
+               "models": models}
     cache = out / "cleaning.json"
     if cache.exists():
         done = json.loads(cache.read_text())
@@ -46,9 +47,6 @@ def cleaning_eval(exp, steps, out: Path) -> dict:
             return done
     if not (shared / "cleaning").is_dir():
         raise ValueError(f"[cleaning]: no cleaning data under {shared} (set [cleaning] shared = PATH)")
-    for t in tools:
-        if t.startswith(WP_PREFIX):
-            tool_options(t, settings)  # a bad spec fails here, before any page is cleaned
     pages = [p for s in c.sets for p in gold_pages(shared, [s])[: c.limit]]
     golds = [p.gold_text() for p in pages]
     settings["thresholds"] = calibrate_prune(tools, pages, settings)

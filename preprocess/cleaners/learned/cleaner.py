@@ -41,7 +41,7 @@ class LearnedCleaner(Step):
             raise ValueError("block model was trained on other features: retrain with scripts/train_learned.py")
         # --drop-hinted asks for the article convention: comment threads are boilerplate. The hint rule spares a
         # thread holding over half the page or named like content too ('comment-body'); here no kept block under
-        # a thread's name (context.thread_blocks: comment*, reply, respond, disqus, talkback as class/id tokens)
+        # a thread's name (context.thread_blocks: comment*, reply/replies, respond, disqus*, talkback as tokens)
         # stays, unless every kept block is under one (a body class or a wrapper around the whole page).
         self.drop_comments = drop_comments
 
@@ -59,8 +59,7 @@ class LearnedCleaner(Step):
         if not page.texts:
             self.stat_update("no_blocks")  # (split_body left the tree pruned for tag removal)
             return doc
-        X = page_features(page, doc.tree.title or "", self.vocab)
-        keep = self.model.keep(X)
+        keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
         if self.drop_comments:
             keep = self._drop_comments(keep, thread_blocks(page))
         kept = [i for i, k in enumerate(keep) if k]

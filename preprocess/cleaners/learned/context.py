@@ -92,12 +92,13 @@ class_flags = ValueCache(_flags)
 
 # --drop-hinted's comment-thread rule (cleaner.py) names a thread by whole class/id tokens: a substring test
 # would take an article in a "commentary" or "discussion-of-the-budget" wrapper for a thread
+CLASS_TOKEN = re.compile(r"[a-z]+")  # class/id tokens: letter runs of the lower-cased value
 _NOT_THREAD = frozenset(("commentary", "commentaries", "commentator", "commentators"))
 _THREAD_TOKENS = frozenset(("reply", "replies", "respond", "talkback"))
 
 
 def _thread_name(names: str) -> int:
-    for tok in re.findall(r"[a-z]+", names.lower()):
+    for tok in CLASS_TOKEN.findall(names.lower()):
         if tok in _THREAD_TOKENS or tok.startswith("disqus") or (tok.startswith("comment") and tok not in _NOT_THREAD):
             return 1
     return 0

@@ -29,7 +29,7 @@ import numpy as np
 from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 from preprocess.cleaners.learned.context import NAMES as CONTEXT
-from preprocess.cleaners.learned.context import TAG_PRIOR, ValueCache, class_flags, page_context, path_or
+from preprocess.cleaners.learned.context import CLASS_TOKEN, TAG_PRIOR, ValueCache, class_flags, page_context, path_or
 
 STOP_WORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have having he her
@@ -40,7 +40,6 @@ who whom why will with would you your yours yourself yourselves""".split())
 _CAPITAL_WORD = re.compile(r"\W*[A-Z]").match  # a word whose first letter or digit is a capital
 _NOT_WORD = re.compile(r"\W")
 _WORDS = re.compile(r"\w+")
-CLASS_TOKEN = re.compile(r"[a-z]+")  # class/id tokens: letter runs of the lower-cased value
 FINAL = tuple(".!?\"'”’)")
 if compiled.BUILT:
     compiled._text.set_stop_words(STOP_WORDS)
