@@ -77,6 +77,7 @@ def test_ray_workers_give_the_same_shards_as_one_local_process(tmp_path):
 @pytest.fixture(scope="module")
 def cacm(tmp_path_factory):
     """CACM cleaned, indexed and searched by `webprune run configs/cacm.toml`."""
+    shared("retrieval", "cacm", "cacm.tar.gz")  # and the topics, qrels and LM corpus beside it
     out = tmp_path_factory.mktemp("cacm")
     proc = subprocess.run([sys.executable, "-m", "webprune.cli", "run", str(ROOT / "configs" / "cacm.toml"), "-o", str(out),
                            "--check"],
