@@ -20,7 +20,7 @@ def read_source(src: Source, stats: Stats, max_bytes: int = DEFAULT_MAX_BYTES, o
     """The documents of ``src``; ``observe(**facts)``, if given, hears about every archive record."""
     if src.kind == "warc":
         with src.open() as raw:
-            yield from read_archive(raw, src.filename, src.uri, stats, max_bytes, observe)
+            yield from read_archive(raw, src.filename, src.uri, stats, max_bytes, observe, reopen=src.open)
     elif src.kind == "tar":
         yield from read_tar(src, stats)
     else:

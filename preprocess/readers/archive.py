@@ -1,23 +1,30 @@
-"""WARC (1.0, 1.1, ClueWeb09's 0.18) and ARC records, one at a time, each accounted for alone.
+"""WARC (1.0, 1.1, ClueWeb09's 0.18) and ARC records, one at a time, each accounted for alone, in every framing.
 
-A record with bad or missing headers, an unreadable HTTP head or a wrong length
-is skipped alone, counted with its reason and offset; the next record is read as
-usual. Framing corruption -- a gzip member that does not inflate, bytes that are
-not a record -- is resynchronised at the next gzip member or ``WARC/`` line; each
-unreadable member is counted as one record lost (``failed.corrupt``). A record cut
-short by the end of the file keeps what it holds (``read.truncated_records``).
+A record's length is checked against what follows its block (the separator, then the next record's header
+or the end of the file) whether the file is gzipped per record, gzipped whole or not at all. A length that
+disagrees is repaired at the next real record header (``read.bad_length``), so a wrong ``Content-Length``
+never swallows the records after it nor cuts its own page short.
 
-Ids: ``WARC-TREC-ID`` (ClueWeb09/12), ``ClueWeb22-ID``, ``WARC-Record-ID``; ARC
-records and records without any id get ``FILE:OFFSET`` (the raw offset of their
-gzip member, or their byte offset), which stays the same from run to run.
+A record is trusted when the gzip members holding it pass their CRC check, or when its own
+``WARC-Block-Digest`` (or payload digest) verifies; a digest that does not match fails the record alone
+(``failed.digest_mismatch``), and a record in a member that fails its check with no digest to prove it intact
+fails as ``failed.corrupt`` -- one count per record the member held. Bytes that are not a record are skipped
+to the next header; a gzip member that stops inflating costs the records it cut (``failed.corrupt``). A
+record cut short by the end of the file keeps what it holds (``read.truncated_records``).
+
+Ids: ``WARC-TREC-ID`` (ClueWeb09/12), ``ClueWeb22-ID``, ``WARC-Record-ID``; ARC records and records without
+any id get ``FILE:OFFSET`` (the raw offset of their gzip member, or their byte offset), stable across runs.
 """
 from __future__ import annotations
 
 import logging
+import re
 from typing import Iterator
 
 from preprocess.document import Document
-from preprocess.readers.http import BadHttp, payload
+from preprocess.readers import digest
+from preprocess.readers.framing import block_end, boundary, damaged_header, framed, header_at, next_start
+from preprocess.readers.http import BadHttp, payload, split_head
 from preprocess.readers.stream import MemberStream
 from preprocess.stats import Stats
 from preprocess.steps.text import TEXT_ONLY
@@ -25,15 +32,18 @@ from preprocess.steps.text import TEXT_ONLY
 log = logging.getLogger("webprune.preprocess")
 ID_HEADERS = ("warc-trec-id", "clueweb22-id", "warc-record-id")
 MAX_HEADER_BYTES = 1 << 16
-SKIP_CHUNK = 1 << 20  # a skipped block is read in chunks this large (never kept whole)
+SCAN = 1 << 20   # bytes looked at per step when skipping a block or scanning for the next record
+PEEK = 1 << 12   # bytes looked at after a block to check that the next record starts there
 KEEP_TYPES = ("response", "conversion")  # records that can become documents (conversion: WET text)
+_MARKUP = re.compile(rb"<(?:!doctype|html|head|body|div|p|span|a|script|meta|/[a-z]+)[\s>]", re.I)
 
 
 class Archive:
     """Reads one archive file (a stream) and yields Documents; every record lands in ``stats``."""
 
-    def __init__(self, raw, name: str, uri: str, stats: Stats, max_bytes: int, arc: bool, observe=None):
-        self.s = MemberStream(raw)
+    def __init__(self, raw, name: str, uri: str, stats: Stats, max_bytes: int, arc: bool, observe=None,
+                 reopen=None):
+        self.s = MemberStream(raw, reopen)
         self.name, self.uri, self.stats, self.max_bytes, self.arc = name, uri, stats, max_bytes, arc
         self.claimed_gaps = 0
         self.observe = observe  # called with the facts of each record (webprune inspect)
@@ -49,7 +59,7 @@ class Archive:
             self.stats.outcome("failed", reason, rid=f"@{self.where(pos)}")
         self.stats.note(f"failed.{reason}", f"{self.uri} @ {self.where(pos)}: {message}")
         log.debug("%s @ %s: %s; counted as failed.%s, reading goes on with the next record", self.uri,
-                    self.where(pos), message, reason)
+                  self.where(pos), message, reason)
 
     def note(self, key: str, example: str | None = None) -> None:
         self.stats.update(key)
@@ -68,47 +78,155 @@ class Archive:
                 self.stats.note("read.junk_bytes", f"{self.uri} @ raw offset {gap.raw_start}: {gap.error}")
                 continue
             # the record's own member failed: its failure stands for the gap. A later member that failed (a
-            # Content-Length running past the record's intact member) is a record lost of its own.
+            # length running past the record's intact member) is a record lost of its own.
             if record_pos is not None and gap.pos > record_pos and not cut \
                     and gap.raw_start <= (self.s.member_of(record_pos) or 0):
                 cut = True
+                if gap.more:
+                    self.fail("corrupt", gap.pos, f"{gap.more} gzip member(s) after raw offset {gap.raw_start} "
+                              f"unreadable ({gap.error})", records=gap.more)
                 continue
             self.fail("corrupt", gap.pos, f"gzip member at raw offset {gap.raw_start} unreadable ({gap.error}); "
-                      f"reading went on at raw offset {gap.raw_end}")
+                      f"reading went on at raw offset {gap.raw_end}", records=1 + gap.more)
         return cut
 
     # -- framing ---------------------------------------------------------------------------------------------
     def _resync(self, pos: int, why: str, count: bool = True) -> None:
-        """Skip to the next record start (a ``WARC/`` line, or an ARC header at a member start); with ``count``
-        the skipped bytes count as one record lost when they began a gzip member (or in an uncompressed file)."""
-        skipped, lost, headed = 0, False, False
-        while True:
-            at = self.s.tell()
-            line = self.s.readline()
-            if not line:
-                break
-            if (self.arc and self._arc_header(line) and (self.s.raw_offset(at) is not None or not self.s.starts)) \
-                    or (not self.arc and line.startswith(b"WARC/") and line.rstrip()[5:6].isdigit()):
-                self.s.unread(line)
-                break
-            skipped += len(line)
-            lost = lost or bool(self.s.member_starts_in(pos - 1, at + 1))
-            headed = headed or line[:16].lower().startswith((b"warc-type:", b"warc-record-id:"))
+        """Skip to the next record header, counting the records the skipped bytes held: one per gzip member
+        that starts there and per damaged WARC header in them. The record at ``pos`` is among them when it
+        begins a member or carried WARC headers, unless ``count`` is off (it was counted already); bytes that
+        held no record were left-overs of the record before."""
+        headers = [0, 0]
+
+        def census(data: bytes) -> None:  # damaged records still carry their WARC-Type and Record-ID lines
+            headers[0] += data.count(b"\nWARC-Type:") + data.startswith(b"WARC-Type:")
+            headers[1] += data.count(b"\nWARC-Record-ID:") + data.startswith(b"WARC-Record-ID:")
+
+        skipped = self._advance(None, keep=False, prev=b"\n", census=None if self.arc else census)[1]
+        end = self.s.tell()
         self.stats.update("read.resync")
         self.stats.update("read.garbage_bytes", skipped)
-        # bytes that begin a gzip member of their own were a record, and so were WARC headers without their
-        # version line; left-overs of the record before (a Content-Length too short) were not
-        if not count:
-            return
-        if lost or self.s.raw_offset(pos) is not None or headed:
-            self.fail("corrupt", pos, f"{why}; {skipped} bytes skipped to the next record")
-        else:
+        if count:
+            members = sum(1 for m in self.s.members_over(pos, end) if pos <= m.pos < end and m.end != m.pos)
+            lost = max(members, max(headers), 1 if self._headed else 0)
+        else:  # the record at ``pos`` failed on its own (its headers were read): only what came after it
+            lost = max(sum(1 for m in self.s.members_over(pos, end) if pos < m.pos < end and m.end != m.pos),
+                       max(headers))
+        if lost:
+            self.fail("corrupt", pos, f"{why}; {skipped} bytes skipped to the next record ({lost} record(s) "
+                      "lost in them)", records=lost)
+        elif count:
             self.note("read.leftover_bytes_skipped", f"{self.uri} @ {self.where(pos)}: {why} ({skipped} bytes)")
 
-    @staticmethod
-    def _arc_header(line: bytes) -> bool:
-        parts = line.split()
-        return bool(parts) and (parts[0].startswith(b"filedesc:") or (len(parts) >= 5 and b":" in parts[0]))
+    def _advance(self, limit: int | None, keep: bool, prev: bytes, census=None,
+                 damaged: bool = False) -> tuple[bytes | None, int, bool]:
+        """Consume bytes up to the next record header at a line start (with ``damaged``, a damaged header too),
+        ``limit`` bytes, or the end of the file: (the bytes if ``keep``, how many, whether a header was found).
+        ``prev`` is the byte before; ``census`` sees every consumed chunk."""
+        find = boundary if damaged else next_start
+        kept, done = (bytearray() if keep else None), 0
+        while limit is None or done < limit:
+            want = SCAN if limit is None else min(SCAN, limit - done)
+            window = self.s.peek(want + PEEK)
+            if not window:
+                break
+            r = self._record_in(prev + window, self.s.tell() - 1, 1, find)
+            found = r is not None and r - 1 < want
+            data = self.s.read(r - 1 if found else min(want, len(window)))
+            done += len(data)
+            if census is not None:
+                census(data)
+            if keep:
+                kept += data
+            if found:
+                return kept, done, True
+            if len(window) < want:
+                break
+            prev = data[-1:] or prev
+        return kept, done, False
+
+    def _record_in(self, buf: bytes, at: int, lo: int, find) -> int | None:
+        """The first record start in ``buf[lo:]`` (``buf[0]`` is at decompressed position ``at``): a header at a
+        line start, or one at the start of a gzip member (its own record whatever the bytes before it)."""
+        r = find(buf, lo, self.arc)
+        for p in self.s.starts_in(at + lo, at + (r if r is not None else len(buf))):
+            i = p - at
+            if i >= lo and (header_at(buf, i, self.arc) or (find is boundary and not self.arc and damaged_header(
+                    b"\r\n\r\n" + buf[i:i + PEEK], False))):
+                return i
+        return r
+
+    def _block(self, pos: int, length: int, headers: dict | None = None) -> tuple[bytes | None, int]:
+        """The record's block (None when larger than --max-bytes allows) and the bytes missing at the end of the
+        file. Its end is checked against what follows; a length that disagrees is repaired (read.bad_length)."""
+        cap = self.max_bytes + MAX_HEADER_BYTES
+        if length > cap:
+            return self._skip(pos, length)
+        block = self.s.read(length)
+        if len(block) < length:  # the file ends first: a length too long at the last record, or a cut file
+            r = self._record_in(block, self.s.tell() - len(block), 0, boundary)
+            if r is None:
+                return block, length - len(block)
+            self.s.unread(block[r:])
+            return self._repaired(pos, length, block[:block_end(block, r, self.arc)]), 0
+        after = self.s.peek(PEEK)
+        if framed(after, self.arc, len(after) < PEEK):
+            return block, 0
+        r = self._record_in(block + after, self.s.tell() - len(block), 0, boundary)
+        if r is not None and r < len(block):  # the next record starts inside the block: the length is too long
+            self.s.unread(block[r:])
+            return self._repaired(pos, length, block[:block_end(block, r, self.arc)]), 0
+        if self._length_right(block, after, headers):  # what follows is junk or a broken record, not this page
+            return block, 0
+        more, _, found = self._advance(cap - len(block), keep=True, prev=block[-1:] or b"\n", damaged=True)
+        whole = block + bytes(more)
+        if not found and len(whole) >= cap and self.s.peek(1):  # longer than --max-bytes: skip the rest
+            self._advance(None, keep=False, prev=whole[-1:], damaged=True)
+            self._repaired(pos, length, b"")
+            return None, 0
+        return self._repaired(pos, length, whole[:block_end(whole, len(whole), self.arc)]), 0
+
+    def _length_right(self, block: bytes, after: bytes, headers: dict | None) -> bool:
+        """Whether a block that is not followed by a record still has the right length: its digest says so, or
+        it ends at the separator and what follows is a broken record header, or junk with no markup in it
+        (a length too short would leave the rest of its page there)."""
+        if headers is not None and digest.check(headers, block, lambda: _payloads(block)) == "ok":
+            return True
+        if damaged_header(after, self.arc):
+            return True
+        sep = b"\n" if self.arc else b"\r\n\r\n"
+        if not after.startswith(sep):
+            return False
+        return _MARKUP.search(after, 0, next_start(after, len(sep), self.arc) or len(after)) is None
+
+    def _skip(self, pos: int, length: int) -> tuple[bytes | None, int]:
+        """A block whose length is past what --max-bytes allows: kept if the next record in fact starts within
+        that limit (a wrong length), else skipped without being held. Stops at a record header met on the way
+        (a wrong, too long length must not swallow the next records). Returns (block or None, bytes missing)."""
+        cap = self.max_bytes + MAX_HEADER_BYTES
+        head, got, found = self._advance(cap, keep=True, prev=b"\n", damaged=True)
+        if found:
+            return self._repaired(pos, length, bytes(head)[:block_end(head, len(head), self.arc)]), 0
+        if not self.s.peek(1):  # the file ends first
+            return bytes(head), length - got
+        _, more, found = self._advance(length - got, keep=False, prev=head[-1:], damaged=True)
+        got += more
+        if found:
+            self._repaired(pos, length, None, got)
+            return None, 0
+        if got < length:
+            return None, length - got
+        after = self.s.peek(PEEK)
+        if not framed(after, self.arc, len(after) < PEEK) and not damaged_header(after, self.arc):
+            self._advance(None, keep=False, prev=b"\n", damaged=True)
+            self._repaired(pos, length, None, got)
+        return None, 0
+
+    def _repaired(self, pos: int, length: int, block: bytes | None, size: int | None = None) -> bytes | None:
+        size = len(block) if size is None and block is not None else size
+        self.note("read.bad_length", f"{self.uri} @ {self.where(pos)}: length {length} disagrees with where the "
+                  f"next record starts; block taken as {size if size is not None else 'too large'} bytes")
+        return block
 
     # -- records ---------------------------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Document]:
@@ -121,6 +239,7 @@ class Archive:
             self._claim_gaps(pos)
             if not line:
                 break
+            self._headed = False
             try:
                 doc = read(pos, line)
             except _Skip as skip:
@@ -135,54 +254,32 @@ class Archive:
         if self.s.truncated_member:
             self.note("read.file_ends_inside_a_gzip_member", self.uri)
 
-    def _block(self, pos: int, length: int, keep: bool) -> tuple[bytes, int]:
-        """The record's block (or None if not kept) and the bytes missing at the end of the file."""
-        start = self.s.tell()
-        cap = self.max_bytes + MAX_HEADER_BYTES
-        if keep and length <= cap:
-            block = self.s.read(length)
-            got = len(block)
-        elif self.arc:
-            block = None
-            got = self.s.skip(length)
-        else:
-            return None, self._skip_block(pos, start, length)
-        # a length that swallows the next gzip member, which starts a record of its own, is wrong: cut it there
-        if block is not None and not self.arc:
-            for m in self.s.member_starts_in(start, start + got):
-                if block[m - start:m - start + 5] == b"WARC/":
-                    self.s.unread(block[m - start:])
-                    block, got = block[:m - start], m - start
-                    self.note("read.bad_length", f"{self.uri} @ {self.where(pos)}: Content-Length {length} runs "
-                              f"into the next record; cut at {got}")
-                    return block, 0
-        return block, length - got
-
-    def _skip_block(self, pos: int, start: int, length: int) -> int:
-        """Skip a block that is not kept, in chunks, stopping at a gzip member that starts a record of its own
-        (a wrong, too long Content-Length must not swallow the next records); returns the bytes missing."""
-        got = 0
-        while got < length:
-            chunk = self.s.read(min(SKIP_CHUNK, length - got))
-            if not chunk:
-                break
-            for m in self.s.member_starts_in(start + got - (1 if got else 0), start + got + len(chunk)):
-                off = m - start - got
-                if len(chunk) - off < 5:  # the member starts at the chunk's end: look at its first bytes
-                    chunk += self.s.read(5 - (len(chunk) - off))
-                if chunk[off:off + 5] == b"WARC/":
-                    self.s.unread(chunk[off:])
-                    self.note("read.bad_length", f"{self.uri} @ {self.where(pos)}: Content-Length {length} runs "
-                              f"into the next record; cut at {got + off}")
-                    return 0
-            if got + len(chunk) > length:  # looked past the block's end: give those bytes back
-                self.s.unread(chunk[length - got:])
-                chunk = chunk[:length - got]
-            got += len(chunk)
-        return max(length - got, 0)
+    def _untrusted(self, pos: int, headers: dict | None, block: bytes | None) -> tuple[str, str] | None:
+        """(reason, why) when the record cannot be trusted: its digest does not match its block, or a gzip
+        member holding it failed its check and no digest proves it intact (then not even its headers are sure,
+        so it fails whatever its type)."""
+        bad = None
+        for m in self.s.members_over(pos, self.s.tell()):
+            status = self.s.verify(m)
+            if status in ("crc", "error"):
+                bad = bad or status
+        check = "unchecked"
+        if headers is not None and block is not None:
+            check = digest.check(headers, block, lambda: _payloads(block))
+            if check != "unchecked":
+                self.stats.update(f"read.digest_{check}")
+        if check == "mismatch":
+            return "digest_mismatch", "its digest does not match its bytes"
+        if bad and check != "ok":
+            return "corrupt", ("its gzip member fails its CRC check" if bad == "crc" else
+                               "its gzip member stops inflating") + " and no digest proves it intact"
+        return None
 
     def _warc_record(self, pos: int, line: bytes) -> Document | None:
         if not (line.startswith(b"WARC/") and line.rstrip()[5:6].isdigit()):
+            look = line + self.s.peek(PEEK)
+            look = look[:self._record_in(look, pos, 1, next_start) or len(look)]  # up to the next sound record
+            self._headed = damaged_header(b"\r\n\r\n" + look, False)
             raise _Skip("corrupt", f"no WARC/ version line but {line[:60]!r}", resync=True, counted=False)
         headers, size = {}, 0
         while True:
@@ -203,8 +300,7 @@ class Archive:
         except ValueError:
             raise _Skip("bad_headers", f"Content-Length {headers.get('content-length')!r} is not a length",
                         resync=True) from None
-        keep = kind in KEEP_TYPES and length <= self.max_bytes + MAX_HEADER_BYTES
-        block, missing = self._block(pos, length, keep)
+        block, missing = self._block(pos, length, headers)
         rid = self._id(headers, pos)
         if self.observe:
             self.observe(kind=kind or "?", length=length, url=headers.get("warc-target-uri", ""),
@@ -216,6 +312,10 @@ class Archive:
             return None
         if missing:
             self._truncated(rid, pos, missing, length)
+        bad = self._untrusted(pos, headers if kind in KEEP_TYPES and not missing else None, block)
+        if bad:
+            self.stats.outcome("failed", bad[0], rid=rid, example=f"{rid} ({self.uri} @ {self.where(pos)}): {bad[1]}")
+            return None
         if not kind:
             self.stats.outcome("failed", "bad_headers", rid=rid, example=f"{rid} ({self.uri} @ {self.where(pos)}): no WARC-Type")
             return None
@@ -234,7 +334,7 @@ class Archive:
 
     def _document(self, rid: str, url: str, block: bytes, pos: int) -> Document | None:
         try:
-            status, ctype, body = payload(block, self.stats.update)
+            status, ctype, body = payload(block, self.stats.update, self.max_bytes + 1)
         except BadHttp as exc:
             self.stats.outcome("failed", "bad_http_head", rid=rid, example=f"{rid} ({self.uri} @ {self.where(pos)}): {exc}")
             return None
@@ -249,7 +349,7 @@ class Archive:
         self.stats.note("read.truncated_records", f"{rid} ({self.uri} @ {self.where(pos)}): {missing} of {length} "
                         "bytes missing")
         log.debug("%s: record %s at %s ends %d bytes early (file truncated?); its partial payload is kept and "
-                    "counted in read.truncated_records", self.uri, rid, self.where(pos), missing)
+                  "counted in read.truncated_records", self.uri, rid, self.where(pos), missing)
 
     def _id(self, headers: dict, pos: int) -> str:
         for h in ID_HEADERS:
@@ -260,7 +360,7 @@ class Archive:
 
     def _arc_record(self, pos: int, line: bytes) -> Document | None:
         parts = line.decode("utf-8", "replace").split()
-        if not self._arc_header(line):
+        if not _arc_line(line):
             raise _Skip("corrupt", f"not an ARC record header: {line[:60]!r}", resync=True, counted=False)
         try:
             length = max(int(parts[-1]), 0)
@@ -271,8 +371,7 @@ class Archive:
         if self.observe:
             self.observe(kind="arc_filedesc" if url.startswith("filedesc:") else "arc_record", length=length, url=url,
                          id_header="offset")
-        keep = not url.startswith("filedesc:") and length <= self.max_bytes + MAX_HEADER_BYTES
-        block, missing = self._block(pos, length, keep)
+        block, missing = self._block(pos, length)
         rid = f"{self.name}:{self.s.raw_offset(pos) if self.s.raw_offset(pos) is not None else pos}"
         self.stats.update("records")
         if self._claim_gaps(self.s.tell(), pos):
@@ -280,6 +379,10 @@ class Archive:
             return None
         if missing:
             self._truncated(rid, pos, missing, length)
+        bad = self._untrusted(pos, None, block)
+        if bad:
+            self.stats.outcome("failed", bad[0], rid=rid, example=f"{rid} ({self.uri} @ {self.where(pos)}): {bad[1]}")
+            return None
         if url.startswith("filedesc:"):
             self.stats.outcome("skipped", "non_response", rid=rid)
             self.stats.update("read.record_type.arc_filedesc")
@@ -292,11 +395,33 @@ class Archive:
         return self._document(rid, url, block, pos)
 
 
+def _arc_line(line: bytes) -> bool:
+    """An ARC record line, loosely: five or more fields, the first a URL (or filedesc:)."""
+    parts = line.split()
+    return bool(parts) and (parts[0].startswith(b"filedesc:") or (len(parts) >= 5 and b":" in parts[0]))
+
+
+def _payloads(block: bytes) -> tuple[bytes, ...]:
+    """The payload a WARC-Payload-Digest may cover: the body after the HTTP head, as sent and de-chunked."""
+    from preprocess.readers.http import dechunk
+
+    try:
+        _, headers, body = split_head(block)
+    except BadHttp:
+        return ()
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        try:
+            return body, dechunk(body)
+        except ValueError:
+            pass
+    return (body,)
+
+
 class _Skip(Exception):
     def __init__(self, reason: str, message: str, resync: bool = False, counted: bool = True):
         self.reason, self.message, self.resync, self.counted = reason, message, resync, counted
 
 
-def read_archive(raw, name: str, uri: str, stats: Stats, max_bytes: int, observe=None) -> Iterator[Document]:
+def read_archive(raw, name: str, uri: str, stats: Stats, max_bytes: int, observe=None, reopen=None) -> Iterator[Document]:
     arc = name.endswith((".arc", ".arc.gz"))
-    yield from Archive(raw, name, uri, stats, max_bytes, arc, observe)
+    yield from Archive(raw, name, uri, stats, max_bytes, arc, observe, reopen)

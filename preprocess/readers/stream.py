@@ -1,22 +1,25 @@
-"""A decompressed view of an archive file that knows its gzip members and where it could not be read.
+"""A decompressed view of an archive file that knows its gzip members, whether each passed its check, and where
+it could not be read.
 
-WARC files are gzipped one member per record, so a member boundary is a place
-where reading can start again. :class:`MemberStream` reads a raw stream (gzipped or
-not, detected by the magic bytes) and serves the decompressed bytes through
-``readline``/``read``/``unread``, recording
+:class:`MemberStream` reads a raw stream (gzipped or not, told by the magic bytes) and serves the decompressed
+bytes through ``readline``/``read``/``peek``/``unread``. For a gzipped file it parses each member's header itself,
+inflates the raw deflate stream and checks the member's CRC-32 and size against its trailer, so a member that
+fails its check still yields every byte it holds, flagged:
 
-* ``starts``: the decompressed position of each member with its raw offset;
-* ``gaps``: members it could not decompress. Reading goes on from the next gzip
-  magic after the failed member's first byte (the last two raw chunks are kept for
-  that search), so the rest of the file is still read; the parser above counts
-  each gap as a record lost.
+* ``members``: each member's raw offset, decompressed span and status (``ok``, ``crc`` when the check failed,
+  ``error`` when inflating stopped, ``truncated`` when the file ends inside it, ``open`` while being read);
+* ``gaps``: stretches that could not be read -- the rest of a member that stopped inflating, or junk between
+  members. Reading goes on at the next *valid* member (a gzip header that inflates), so one bad member never
+  costs its neighbours, and a stray magic number inside compressed bytes is not taken for a member.
 
-Decompression is streamed: memory stays bounded whatever the file (a whole-file
-gzip of 10 GB is read the same way). Positions are decompressed offsets.
+:meth:`MemberStream.verify` checks a member that is still being read (one gzip member for a whole file of
+records) by inflating it to its end from a second handle on the file, so a record is never trusted before its
+member's check is known. Decompression is streamed: memory stays bounded whatever the file.
 """
 from __future__ import annotations
 
 import bisect
+import struct
 from dataclasses import dataclass
 
 try:  # Intel ISA-L's inflate: the same bytes out, ~1.6x faster than zlib's on these files
@@ -25,53 +28,147 @@ except ImportError:  # pragma: no cover
     import zlib
 
 CHUNK = 1 << 20
+FEED = 1 << 16          # raw bytes per inflate call: a member that stops inflating loses at most one call's output
+TRIAL = 1 << 12         # raw bytes a candidate member must inflate without error to count as one
+MAX_HEADER = 1 << 16    # a gzip header (with its name, comment and extra field) longer than this is not one
 GZIP_MAGIC = b"\x1f\x8b\x08"
+
+
+@dataclass
+class Member:
+    raw_start: int
+    pos: int                  # decompressed position of its first byte
+    end: int | None = None    # decompressed end, once reached
+    status: str = "open"      # open | ok | crc | error | truncated
 
 
 @dataclass
 class Gap:
     pos: int          # decompressed position where reading stopped
-    raw_start: int    # raw offset of the member that failed
+    raw_start: int    # raw offset of the member that failed (or of the junk)
     raw_end: int      # raw offset reading went on from (the file's end if none)
     error: str
     member: bool = True  # a gzip member that failed (a record lost), not junk between members
+    more: int = 0        # further members passed over that start like gzip but do not inflate
+
+
+def header_length(b: bytes) -> int | None:
+    """Length of the gzip header at the start of ``b``; None if ``b`` is too short to tell; ValueError if not one."""
+    if b[:3] != GZIP_MAGIC[:len(b[:3])]:
+        raise ValueError("no gzip magic")
+    if len(b) < 10:
+        return None
+    flags = b[3]
+    if flags & 0xE0:
+        raise ValueError("reserved gzip flags set")
+    i = 10
+    if flags & 4:  # FEXTRA
+        if len(b) < i + 2:
+            return None
+        i += 2 + (b[i] | b[i + 1] << 8)
+    for bit in (8, 16):  # FNAME, FCOMMENT: zero-terminated
+        if flags & bit:
+            j = b.find(b"\0", i, MAX_HEADER)
+            if j < 0:
+                if len(b) >= MAX_HEADER:
+                    raise ValueError("gzip header without an end")
+                return None
+            i = j + 1
+    if flags & 2:  # FHCRC
+        i += 2
+    return i if len(b) >= i else None
+
+
+def inflate_member(read, start: bytes = b"") -> str:
+    """Status of the gzip member whose bytes ``start`` and then ``read(n)`` give: ok, crc, error or truncated."""
+    buf = start
+    while True:
+        try:
+            n = header_length(buf)
+        except ValueError:
+            return "error"
+        if n is not None:
+            break
+        more = read(CHUNK)
+        if not more:
+            return "truncated"
+        buf += more
+    dec, crc, size, data = zlib.decompressobj(-zlib.MAX_WBITS), 0, 0, buf[n:]
+    while True:
+        if not data:
+            data = read(CHUNK)
+            if not data:
+                return "truncated"
+        try:
+            out = dec.decompress(data)
+        except zlib.error:
+            return "error"
+        crc, size = zlib.crc32(out, crc), size + len(out)
+        if dec.eof:
+            tail = dec.unused_data
+            while len(tail) < 8:
+                more = read(CHUNK)
+                if not more:
+                    return "truncated"
+                tail += more
+            want_crc, want_size = struct.unpack("<II", tail[:8])
+            return "ok" if (want_crc, want_size) == (crc, size & 0xFFFFFFFF) else "crc"
+        data = b""
+
+
+class RawBuffer:
+    """Raw bytes read but not yet used, consumed by moving an offset (never by copying what is left)."""
+
+    def __init__(self, raw):
+        self.raw, self.data, self.off, self.pos, self.eof = raw, b"", 0, 0, False  # pos: raw offset of data[off]
+
+    def __len__(self) -> int:
+        return len(self.data) - self.off
+
+    def need(self, n: int) -> bool:
+        """At least ``n`` bytes here; False if the file ends first."""
+        while len(self) < n:
+            more = b"" if self.eof else (self.raw.read(max(CHUNK, n - len(self))) or b"")
+            if not more:
+                self.eof = True
+                return False
+            self.data, self.off = self.data[self.off:] + more, 0
+        return True
+
+    def get(self, i: int, j: int) -> bytes:
+        return self.data[self.off + i:self.off + j]
+
+    def find(self, sub: bytes, i: int = 0) -> int:
+        k = self.data.find(sub, self.off + i)
+        return k - self.off if k >= 0 else -1
+
+    def consume(self, n: int) -> None:
+        n = min(n, len(self))
+        self.off += n
+        self.pos += n
 
 
 class MemberStream:
-    def __init__(self, raw):
-        self.raw = raw
+    def __init__(self, raw, reopen=None):
+        self.reopen = reopen
+        self.raw = RawBuffer(raw)    # raw bytes read but not yet used
         self.buf = bytearray()       # decompressed bytes; those before ``head`` are consumed
         self.head = 0
         self.pos = 0                 # decompressed position of buf[head]
         self.decomp_end = 0          # decompressed bytes produced so far
-        self.raw_pos = 0             # raw offset of pending[0]
-        self.pending = b""           # raw bytes read but not yet decompressed
-        self.window, self.window_start = b"", 0  # the last raw bytes read, for resynchronising
-        self.eof_raw = False
-        self.starts: list[tuple[int, int]] = []  # (decompressed pos, raw offset) of each member
+        self.members: list[Member] = []
+        self._starts: list[int] = []  # decompressed start of each member (bisect)
         self.gaps: list[Gap] = []
         self.truncated_member = False  # the file ends inside a member (cut mid-record)
-        self.pending = self._read_raw(CHUNK)
-        self.gzipped = self.pending.startswith(GZIP_MAGIC[:2])
+        self._verified: dict[int, str] = {}
+        self.raw.need(2)
+        self.gzipped = self.raw.get(0, 2) == GZIP_MAGIC[:2]
+        self.member: Member | None = None
         self.dec = None
         if self.gzipped:
-            self._new_member()
+            self._start_member_here()
 
     # -- raw side --------------------------------------------------------------------------------------------
-    def _read_raw(self, n: int) -> bytes:
-        data = self.raw.read(n) or b""
-        if not data:
-            self.eof_raw = True
-            return b""
-        start = self.window_start + len(self.window)
-        self.window = self.window[-CHUNK:] + data
-        self.window_start = start + len(data) - len(self.window)
-        return data
-
-    def _new_member(self) -> None:
-        self.dec = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        self.starts.append((self.decomp_end, self.raw_pos))
-
     def _emit(self, data: bytes) -> None:
         if data:
             if self.head > len(self.buf) // 2:  # drop what was consumed now and then, not on every take
@@ -80,63 +177,152 @@ class MemberStream:
             self.buf += data
             self.decomp_end += len(data)
 
-    def _fill(self) -> bool:
-        """Decompress more into ``buf``; False once nothing more can come."""
-        if not self.pending:
-            self.pending = b"" if self.eof_raw else self._read_raw(CHUNK)
-            if not self.pending:
-                if self.gzipped and self.dec is not None and not self.dec.eof:
-                    self._emit(self.dec.flush())
-                    self.truncated_member = self.raw_pos > self.starts[-1][1]
-                    self.dec = None
-                return False
-        data, start = self.pending, self.raw_pos
-        self.pending = b""
-        if not self.gzipped:
-            self.raw_pos += len(data)
-            self._emit(data)
-            return True
-        if self.dec is None:
-            return False
+    # -- members ---------------------------------------------------------------------------------------------
+    def _member_at(self, i: int) -> str:
+        """What the raw bytes at ``i`` start: ``member`` (a gzip header that parses and a start that inflates),
+        ``broken`` (a header that parses, then deflate data that does not) or ``none``."""
+        self.raw.need(i + TRIAL)
+        b = self.raw.get(i, i + MAX_HEADER)
         try:
-            out = self.dec.decompress(data)
-        except zlib.error as exc:
-            return self._resync(f"corrupt gzip member: {exc}", self.starts[-1][1])
-        self._emit(out)
-        if not self.dec.eof:
-            self.raw_pos = start + len(data)
-            return True
-        rest = self.dec.unused_data
-        self.raw_pos = start + len(data) - len(rest)
-        self.pending = rest or (b"" if self.eof_raw else self._read_raw(CHUNK))
-        if not self.pending:
-            self.dec = None  # the last member ended cleanly
-        elif self.pending.startswith(GZIP_MAGIC):
-            self._new_member()
-        else:
-            return self._resync("bytes after a gzip member that are not gzip", self.raw_pos, is_member=False)
+            n = header_length(b)
+        except ValueError:
+            return "none"
+        if n is None:
+            return "none"
+        try:
+            zlib.decompressobj(-zlib.MAX_WBITS).decompress(self.raw.get(i + n, i + n + TRIAL))
+        except zlib.error:
+            return "broken"
+        return "member"
+
+    def _start_member_here(self) -> bool:
+        """Begin the member at the next raw byte (after checking it is one); False if it is not one."""
+        self.raw.need(1024)
+        try:
+            n = header_length(self.raw.get(0, 1024))  # a name or extra field may make it longer
+            if n is None and (self.raw.need(MAX_HEADER) or True):
+                n = header_length(self.raw.get(0, MAX_HEADER))
+        except ValueError:
+            n = None
+        if n is None:
+            return False
+        self.member = Member(self.raw.pos, self.decomp_end)
+        self.members.append(self.member)
+        self._starts.append(self.decomp_end)
+        self.raw.consume(n)
+        self.dec, self.crc, self.size = zlib.decompressobj(-zlib.MAX_WBITS), 0, 0
         return True
 
-    def _resync(self, error: str, member: int, is_member: bool = True) -> bool:
-        """Go on from the next gzip magic after ``member`` (the raw offset of what failed)."""
-        base, window = self.window_start, self.window
-        i = window.find(GZIP_MAGIC, max(member + 1 - base, 0))
-        while i < 0:
-            more = b"" if self.eof_raw else self.raw.read(CHUNK) or b""
-            if not more:
-                self.eof_raw = True
-                self.gaps.append(Gap(self.decomp_end, member, base + len(window), error, is_member))
-                self.dec, self.pending, self.raw_pos = None, b"", base + len(window)
+    def _end_member(self, status: str) -> None:
+        self.member.status, self.member.end = status, self.decomp_end
+        self._verified[self.member.raw_start] = status
+        self.member, self.dec = None, None
+
+    def _skip_to_member(self, start: int, error: str, is_member: bool) -> bool:
+        """Go on from the first valid member at raw offset >= ``start``, noting a gap (with the broken members
+        passed over on the way); False at the file's end."""
+        gap = Gap(self.decomp_end, self.members[-1].raw_start if is_member else self.raw.pos, 0, error, is_member)
+        i = max(start - self.raw.pos, 0)
+        while True:
+            j = self.raw.find(GZIP_MAGIC, i)
+            if j < 0:
+                keep = min(len(GZIP_MAGIC) - 1, len(self.raw))
+                self.raw.consume(len(self.raw) - keep)
+                if not self.raw.need(keep + 1):
+                    self.raw.consume(len(self.raw))
+                    gap.raw_end = self.raw.pos
+                    self.gaps.append(gap)
+                    return False
+                i = 0
+                continue
+            found = self._member_at(j)
+            if found == "member":
+                self.raw.consume(j)
+                gap.raw_end = self.raw.pos
+                self.gaps.append(gap)
+                return self._start_member_here()
+            if found == "broken":  # a member of its own whose deflate data is damaged: a record lost too
+                if gap.member:
+                    gap.more += 1
+                else:
+                    gap.member = True
+            i = j + 1
+
+    def _fill(self) -> bool:
+        """Decompress more into ``buf``; False once nothing more can come."""
+        raw = self.raw
+        if not self.gzipped:
+            if not raw.need(1):
                 return False
-            base += len(window) - 2
-            window = window[-2:] + more  # a magic may span two chunks
-            i = window.find(GZIP_MAGIC)
-        self.window, self.window_start = window, base
-        found = base + i
-        self.gaps.append(Gap(self.decomp_end, member, found, error, is_member))
-        self.raw_pos, self.pending = found, window[i:]
-        self._new_member()
-        return True
+            data = raw.get(0, len(raw))
+            raw.consume(len(data))
+            self._emit(data)
+            return True
+        while True:
+            if self.member is None:  # between members
+                if not raw.need(1):
+                    return False
+                raw.need(len(GZIP_MAGIC))
+                if raw.get(0, len(GZIP_MAGIC)) == GZIP_MAGIC and self._start_member_here():
+                    continue
+                if not self._skip_to_member(raw.pos + 1, "bytes after a gzip member that are not gzip", False):
+                    return False
+                continue
+            if not raw.need(1):  # the file ends inside the member
+                try:
+                    self._emit(self.dec.flush())
+                except zlib.error:
+                    pass
+                self.truncated_member = True
+                self._end_member("truncated")
+                return False
+            data = raw.get(0, FEED)
+            try:
+                out = self.dec.decompress(data)
+            except zlib.error as exc:
+                failed = self.member
+                self._end_member("error")
+                self._skip_to_member(max(failed.raw_start + 1, raw.pos), f"corrupt gzip member: {exc}", True)
+                return True
+            self.crc, self.size = zlib.crc32(out, self.crc), self.size + len(out)
+            self._emit(out)
+            if not self.dec.eof:
+                raw.consume(len(data))
+                if out:
+                    return True
+                continue
+            raw.consume(len(data) - len(self.dec.unused_data))
+            if not raw.need(8):
+                self.truncated_member = True
+                self._end_member("truncated")
+                raw.consume(len(raw))
+                return bool(out)
+            want = struct.unpack("<II", raw.get(0, 8))
+            raw.consume(8)
+            self._end_member("ok" if want == (self.crc, self.size & 0xFFFFFFFF) else "crc")
+            if out:
+                return True
+
+    def verify(self, member: Member) -> str:
+        """The status of ``member``; one still being read is inflated to its end from a second handle on the file."""
+        if member.status != "open":
+            return member.status
+        if member.raw_start not in self._verified:
+            status = "open"
+            if self.reopen is not None:
+                raw = self.reopen()
+                try:
+                    if hasattr(raw, "seek"):
+                        raw.seek(member.raw_start)
+                    else:
+                        left = member.raw_start
+                        while left > 0:
+                            left -= len(raw.read(min(CHUNK, left)) or b"") or left
+                    status = inflate_member(lambda n: raw.read(n) or b"")
+                finally:
+                    raw.close()
+            self._verified[member.raw_start] = status
+        return self._verified[member.raw_start]
 
     # -- decompressed side -----------------------------------------------------------------------------------
     def tell(self) -> int:
@@ -158,7 +344,6 @@ class MemberStream:
                 return self._take(i + 1 - self.head)
             if self._avail() >= limit:
                 return self._take(limit)
-            start = len(self.buf)
             avail = self._avail()
             self._ensure(avail + 1)
             if self._avail() == avail:
@@ -169,19 +354,10 @@ class MemberStream:
         self._ensure(n)
         return self._take(min(n, self._avail()))
 
-    def skip(self, n: int) -> int:
-        """Consume up to ``n`` bytes without keeping them; returns how many were there."""
-        done = 0
-        while done < n:
-            if not self._avail():
-                self._ensure(1)
-                if not self._avail():
-                    break
-            k = min(self._avail(), n - done)
-            self.head += k
-            self.pos += k
-            done += k
-        return done
+    def peek(self, n: int) -> bytes:
+        """Up to ``n`` bytes ahead, not consumed (fewer only at the end of the file)."""
+        self._ensure(n)
+        return bytes(self.buf[self.head:self.head + n])
 
     def unread(self, data: bytes) -> None:
         if self.head >= len(data):
@@ -201,19 +377,32 @@ class MemberStream:
     # -- where things are ------------------------------------------------------------------------------------
     def raw_offset(self, pos: int) -> int | None:
         """The raw offset of the member starting exactly at ``pos`` (None inside a member)."""
-        i = bisect.bisect_left(self.starts, (pos, -1))
-        return self.starts[i][1] if i < len(self.starts) and self.starts[i][0] == pos else None
+        i = bisect.bisect_left(self._starts, pos)
+        while i < len(self._starts) and self._starts[i] == pos:
+            m = self.members[i]
+            if m.end is None or m.end > m.pos:  # an empty member shares its start with the next one
+                return m.raw_start
+            i += 1
+        return None
+
+    def members_over(self, lo: int, hi: int) -> list[Member]:
+        """The members holding bytes of the decompressed range [lo, hi)."""
+        i = max(bisect.bisect_right(self._starts, lo) - 1, 0)
+        out = []
+        while i < len(self.members) and self.members[i].pos < max(hi, lo + 1):
+            m = self.members[i]
+            if m.end is None or m.end > lo:
+                out.append(m)
+            i += 1
+        return out
+
+    def starts_in(self, lo: int, hi: int) -> list[int]:
+        """Decompressed positions in [lo, hi) where a gzip member starts."""
+        i = bisect.bisect_left(self._starts, lo)
+        j = bisect.bisect_left(self._starts, hi)
+        return self._starts[i:j]
 
     def member_of(self, pos: int) -> int | None:
         """Raw offset of the member that holds decompressed position ``pos`` (None if not gzipped)."""
-        i = bisect.bisect_right(self.starts, (pos, float("inf"))) - 1
-        return self.starts[i][1] if i >= 0 else None
-
-    def member_starts_in(self, lo: int, hi: int) -> list[int]:
-        """Decompressed positions of members that start in (lo, hi)."""
-        i = bisect.bisect_right(self.starts, (lo, float("inf")))
-        out = []
-        while i < len(self.starts) and self.starts[i][0] < hi:
-            out.append(self.starts[i][0])
-            i += 1
-        return out
+        over = self.members_over(pos, pos + 1)
+        return over[0].raw_start if over else None
