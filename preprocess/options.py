@@ -72,6 +72,10 @@ class CleanOptions:
                                        "a worker's memory", metavar="N")
     max_depth: int = option(20_000, "skip pages nested deeper than this (too_deep; the 2,871 shared pages reach "
                                     "128)", metavar="N")
+    max_parse_seconds: float = option(10.0, "skip pages whose parse is predicted (from parsing prefixes of pages "
+                                            "over 128 KiB) to take longer than this many CPU seconds "
+                                            "(too_complex: markup the HTML parser handles in superlinear time)",
+                                      metavar="S")
 
     def check(self) -> "CleanOptions":
         """Raise ValueError, saying what to do, for a combination that cannot run."""
@@ -88,6 +92,8 @@ class CleanOptions:
                              "leave the model out")
         if self.max_bytes <= 0 or self.max_nodes <= 0 or self.max_depth <= 0:
             raise ValueError("--max-bytes, --max-nodes and --max-depth must be positive")
+        if not 0 < self.max_parse_seconds < float("inf"):
+            raise ValueError(f"--max-parse-seconds {self.max_parse_seconds}: give a positive number of seconds, e.g. 10")
         thresholds = sum(x is not None for x in (self.max_perplexity, self.prune_threshold, self.prune_percentile))
         if self.prune_model and self.contrastive:
             if self.max_perplexity is not None:

@@ -17,12 +17,13 @@ class BadHttp(ValueError):
 
 
 def split_head(block: bytes) -> tuple[int | None, dict[str, str], bytes]:
-    """(status, headers with lower-case names, body) of an HTTP response block."""
+    """(status, headers with lower-case names, body) of an HTTP response block. The head ends at its first
+    empty line, whatever its line ends (``\r\n\r\n``, ``\n\n``, ``\n\r\n``)."""
     end, sep = -1, 0
-    for marker in (b"\r\n\r\n", b"\n\n"):
+    for marker in (b"\n\r\n", b"\n\n"):
         i = block.find(marker, 0, MAX_HEAD)
         if i >= 0 and (end < 0 or i < end):
-            end, sep = i, len(marker)
+            end, sep = i + 1, len(marker) - 1  # the head keeps its last line's end
     if end < 0:
         if len(block) < MAX_HEAD and b"\n" not in block.rstrip(b"\r\n"):
             end, sep = len(block), 0  # a head with no body at all
@@ -75,18 +76,38 @@ def dechunk(body: bytes) -> bytes:
             return b"".join(out)  # no final zero chunk: what came is all there is
 
 
-def decode_content(body: bytes, encoding: str) -> bytes:
-    """gzip / deflate / br content-encoding removed; ValueError if it does not decode."""
+def _inflate_all(body: bytes, wbits: int, limit: int) -> tuple[bytes, bool]:
+    """Every member of a gzip (or zlib/raw deflate) body, and whether the last one ended (False: cut short).
+    Stops at ``limit`` bytes of output (a body that inflates without end is cut there, and said so)."""
+    out, data, complete = [], body, True
+    size = 0
+    while data:
+        d = zlib.decompressobj(wbits)
+        out.append(d.decompress(data, limit - size + 1))
+        size += len(out[-1])
+        if size > limit:
+            return b"".join(out)[:limit], False
+        if not d.eof:
+            return b"".join(out), False
+        data = d.unused_data.lstrip(b"\x00\r\n ")  # padding some servers leave after a member
+        if data and not (wbits > 16 and data.startswith(b"\x1f\x8b")):
+            break  # trailing bytes that are not another member: ignored
+    return b"".join(out), complete
+
+
+def decode_content(body: bytes, encoding: str, limit: int = 1 << 30) -> tuple[bytes, bool]:
+    """gzip / deflate / br content-encoding removed, and whether the body was whole (False: it ends early);
+    ValueError if it does not decode at all."""
     enc = encoding.strip().lower()
     if enc in ("gzip", "x-gzip"):
         try:
-            return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(body)
+            return _inflate_all(body, 16 + zlib.MAX_WBITS, limit)
         except zlib.error as exc:
             raise ValueError(f"gzip: {exc}") from None
     if enc == "deflate":
         for wbits in (zlib.MAX_WBITS, -zlib.MAX_WBITS):
             try:
-                return zlib.decompressobj(wbits).decompress(body)
+                return _inflate_all(body, wbits, limit)
             except zlib.error:
                 continue
         raise ValueError("deflate: does not inflate")
@@ -96,27 +117,37 @@ def decode_content(body: bytes, encoding: str) -> bytes:
         except ImportError:
             raise ValueError("br: no brotli decoder installed") from None
         try:
-            return brotli.decompress(body)
+            d = brotli.Decompressor()
+            out = d.process(body)
+            return out, d.is_finished()
         except Exception as exc:  # noqa: BLE001
             raise ValueError(f"br: {exc}") from None
     raise ValueError(f"unknown content-encoding {encoding!r}")
 
 
-def payload(block: bytes, note) -> tuple[int | None, str, bytes]:
-    """(status, content type, payload) of a response block; ``note(counter)`` counts what was repaired."""
+def payload(block: bytes, note, limit: int = 1 << 30) -> tuple[int | None, str, bytes]:
+    """(status, content type, payload) of a response block; ``note(counter)`` counts what was repaired or is
+    cut short. A gzip body served without its Content-Encoding is inflated too (it is not a page as it is)."""
     if not block.startswith(b"HTTP/"):
         note("read.http_without_head")
         return None, "", block
     status, headers, body = split_head(block)
+    if not block[:len(block) - len(body)].endswith(b"\r\n\r\n"):
+        note("read.http_head_bare_line_ends")
     if "chunked" in headers.get("transfer-encoding", "").lower():
         try:
             body = dechunk(body)
         except ValueError:
             note("read.bad_chunking_kept_raw")
     encoding = headers.get("content-encoding", "")
+    if encoding.lower() in ("identity", "none", "utf-8", "") and body.startswith(b"\x1f\x8b\x08"):
+        encoding = "gzip"
+        note("read.undeclared_gzip_body")
     if encoding and encoding.lower() not in ("identity", "none", "utf-8"):
         try:
-            body = decode_content(body, encoding)
+            body, whole = decode_content(body, encoding, limit)
+            if not whole:
+                note("read.content_encoding_cut_short")
         except ValueError:
             note("read.bad_content_encoding_kept_raw")
     return status, headers.get("content-type", ""), body

@@ -1,10 +1,14 @@
 """Decode step: keep HTML payloads only and turn their bytes into Unicode.
 
-Charset order: byte-order mark, HTTP ``Content-Type`` charset, ``<meta charset>``
-(or ``http-equiv``) in the first 4 KiB, then resiliparse's detector. Labels are
-mapped with the WHATWG table (``iso-8859-1`` means windows-1252, as browsers do).
-A declared charset that does not decode strictly is treated as a mislabel and
-the next candidate is tried; only the last resort decodes with replacement.
+Payloads are sniffed first: binary formats (PDF, images, archives ...) served as
+HTML are skipped as ``binary``. Charset order: byte-order mark, HTTP ``Content-Type``
+charset, ``<meta charset>`` (or ``http-equiv``) in the first 4 KiB, then resiliparse's
+detector. Labels are mapped with the WHATWG table (``iso-8859-1`` means windows-1252,
+as browsers do). A UTF-16 label without a byte-order mark is used only when the
+bytes can be UTF-16 (WHATWG: a ``<meta>`` that says UTF-16 means UTF-8; the markup
+was readable as ASCII). A declared charset that does not decode strictly is treated
+as a mislabel and the next candidate is tried; only the last resort decodes with
+replacement.
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from resiliparse.parse.encoding import detect_encoding, map_encoding_to_html5
 from preprocess.document import Document
 from preprocess.options import DEFAULT_MAX_BYTES
 from preprocess.steps.base import BuildContext, Step
+from preprocess.steps.sniff import binary_kind, looks_utf16
 
 HTML_TYPES = {"text/html", "application/xhtml+xml", "application/xml+xhtml"}
 # Content types that say nothing: the payload is sniffed instead.
@@ -76,11 +81,11 @@ def charset_candidates(payload: bytes, content_type: str) -> Iterator[tuple[str,
         if payload.startswith(bom):
             yield "bom", name
     m = _HEADER_CHARSET.search(content_type or "")
-    if m and (c := _codec(m.group(1))):
+    if m and (c := _codec(m.group(1))) and (not c.startswith("utf-16") or looks_utf16(payload)):
         yield "header", c
     m = _META_CHARSET.search(payload[:4096])
     if m and (c := _codec(m.group(1))):
-        yield "meta", c
+        yield "meta", "utf-8" if c.startswith("utf-16") and not looks_utf16(payload) else c
     yield "detector", _codec(detect_encoding(payload[:65536])) or "utf-8"
 
 
@@ -121,6 +126,10 @@ class Decode(Step):
             return self.drop(doc, "empty_payload", "no payload bytes")
         if mime not in HTML_TYPES and not (mime in UNKNOWN_TYPES and looks_like_html(payload)):
             return self.drop(doc, "non_html", f"Content-Type {mime or 'missing'!r}")
+        kind = binary_kind(payload)
+        if kind:
+            self.stat_update(f"binary.{kind}")
+            return self.drop(doc, "binary", f"{kind} bytes served as {mime or 'no type'}")
         if len(payload) > self.max_bytes:
             return self.drop(doc, "too_large", f"{len(payload)} bytes > --max-bytes {self.max_bytes}")
         tags = payload.count(b"<")
@@ -129,6 +138,8 @@ class Decode(Step):
         if tags > self.max_depth and nesting_depth(payload, self.max_depth) > self.max_depth:
             return self.drop(doc, "too_deep", f"elements nested deeper than --max-depth {self.max_depth}")
         text, codec, source = decode_payload(payload, doc.content_type)
+        if "utf-16" in (doc.content_type or "").lower() and not codec.startswith("utf-16"):
+            self.stat_update("charset_label_ignored.utf-16")
         clean = not source.endswith("+replace") and b"\x00" not in payload
         nuls = 0 if clean else text.count("\x00")
         garbage = (text.count("\ufffd") + nuls) / max(len(text), 1)

@@ -1,30 +1,87 @@
-"""Parse step: build the DOM once (lexbor via resiliparse) for every later step.
+"""Parse step: build the DOM once (lexbor via resiliparse) for every later step, within a cost budget.
 
 Parser chosen by ``scripts/bench_preprocess.py`` (its first table rows): on the
 ~2,900 shared cleaning pages lexbor parses 2.5-3x faster than lxml, and the
 same tree serves tag removal (resiliparse's C++ extractor) and the DOM cleaners.
+
+lexbor is superlinear on some markup (distinct tag or attribute names by the
+hundred thousand, thousands of attributes on one element, unclosed ``<option>``s:
+a 10 MB page can take minutes). Before a page over 128 KiB is parsed, prefixes of
+it are (32 KiB, doubling, up to a quarter of the page): when the growth of their
+parse times predicts the whole page past ``--max-parse-seconds``, the page is
+skipped as ``too_complex`` -- bounded work, never a worker stuck until the page
+timeout. Normal pages grow linearly and stay far below the budget; probing costs
+them about half a parse more.
 """
 from __future__ import annotations
+
+import math
+import time
 
 from resiliparse.parse.html import HTMLTree
 
 from preprocess.document import Document
-from preprocess.steps.base import Step
-
+from preprocess.steps.base import BuildContext, Step
 
 _PYTHON_ONLY = {"utf-8-sig", "utf-16", "utf-16-le", "utf-16-be"}  # BOM handling stays with Python
+PROBE_FROM = 128 << 10   # pages larger than this are probed before they are parsed
+FIRST_PROBE = 32 << 10   # the first prefix parsed
+WORST_GROWTH = 3.0       # the growth assumed past the last probe until two probes measure it
+MIN_TIMED = 0.005        # seconds: shorter probe times are too noisy to measure growth from
+
+
+def predicted_cost(parse, page, budget: float) -> float | None:
+    """Seconds parsing ``page`` whole is predicted to take when that is more than ``budget``; None when it
+    is predicted to stay within it. Prefixes are parsed up to a quarter of the page at least: lexbor's slow
+    cases start late (a name table that fills up), so a cheap start proves nothing about the end."""
+    n, size, last = len(page), FIRST_PROBE, None
+    close = "'\">" if isinstance(page, str) else b"'\">"  # a prefix cut inside a tag still parses that tag
+    while size < n:
+        t0 = time.thread_time()
+        parse(page[:size] + close)
+        t = max(time.thread_time() - t0, 1e-4)
+        if t > budget:
+            return t * n / size
+        measured = last is not None and last >= MIN_TIMED
+        growth = max(1.0, math.log2(t / last)) if measured else WORST_GROWTH
+        predicted = t * (n / size) ** growth
+        if measured and growth > 1.3 and predicted > budget:
+            return predicted
+        if size * 4 >= n:
+            return None if t * (n / size) ** max(growth, 2.0) <= budget or predicted <= budget else predicted
+        last, size = t, size * 2
+    return None
 
 
 class Parse(Step):
     name = "parse"
 
+    def __init__(self, max_seconds: float = 10.0):
+        super().__init__()
+        self.max_seconds = max_seconds
+
+    @classmethod
+    def build(cls, ctx: BuildContext) -> "Parse":
+        return cls(ctx.opts.max_parse_seconds)
+
     def process(self, doc: Document) -> Document | None:
         if doc.raw is not None and doc.encoding not in _PYTHON_ONLY:
             # Decode had to substitute characters (or strip NULs): lexbor decodes the bytes itself
             # with the chosen charset, which recovers mixed-encoding pages better.
-            doc.tree = HTMLTree.parse_from_bytes(doc.raw, doc.encoding)
+            page, encoding = doc.raw, doc.encoding
+
+            def parse(p):
+                return HTMLTree.parse_from_bytes(p, encoding)
         else:  # a strict decode: parsing the str is ~25% faster than lexbor decoding the bytes again
-            doc.tree = HTMLTree.parse(doc.html)
+            page, parse = doc.html, HTMLTree.parse
+        if len(page) > PROBE_FROM:
+            cost = predicted_cost(parse, page, self.max_seconds)
+            if cost is not None:
+                self.stat_update("too_complex_predicted_s", round(cost, 1))
+                return self.drop(doc, "too_complex", f"parsing it would take about {cost:.0f} s (> "
+                                 f"--max-parse-seconds {self.max_seconds:g}): markup that lexbor parses in "
+                                 "superlinear time")
+        doc.tree = parse(page)
         if doc.tree.document is None:
             return self.drop(doc, "parse_error", "HTML parser returned no document", kind="failed")
         doc.html = doc.raw = None  # the tree is the page from here on

@@ -1,0 +1,131 @@
+"""Hostile payloads: HTTP heads with odd line ends, content encodings cut short, lying charsets, binary bytes
+served as HTML, and markup that makes the parser superlinear. Each gets its counter or its reason; none costs
+its page's text silently, and none ties up a worker."""
+import gzip
+import time
+import zlib
+
+import pytest
+
+from preprocess.document import Document
+from preprocess.options import CleanOptions
+from preprocess.pipeline import Pipeline
+from preprocess.readers.http import payload
+from preprocess.stats import Stats
+from tests.hostile import page, pack, read, warc_record
+
+TITLE = "Page 3"
+
+
+def http_payload(block: bytes) -> tuple[bytes, Stats]:
+    stats = Stats()
+    _, _, body = payload(block, stats.update)
+    return body, stats
+
+
+@pytest.mark.parametrize("head_end", [b"\r\n\r\n", b"\n\n", b"\n\r\n", b"\r\n\n"])
+def test_the_http_head_ends_at_its_first_empty_line_whatever_the_line_ends(head_end):
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html"
+    body = page(3) + b"\r\n\r\n<p>second part after a blank line</p>"
+    got, stats = http_payload(head + head_end + body)
+    assert got == body
+    assert stats.counts["read.http_head_bare_line_ends"] == (head_end != b"\r\n\r\n")
+
+
+def test_a_gzip_body_cut_short_is_kept_and_counted():
+    body = gzip.compress(page(3) * 20, mtime=0)
+    got, stats = http_payload(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n" + body[:len(body) // 2])
+    assert (page(3) * 20).startswith(got) and 0 < len(got) < len(page(3) * 20)
+    assert stats.counts["read.content_encoding_cut_short"] == 1
+
+
+def test_a_deflate_body_cut_short_is_kept_and_counted():
+    body = zlib.compress(page(3) * 20)
+    got, stats = http_payload(b"HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\n\r\n" + body[:len(body) // 2])
+    assert (page(3) * 20).startswith(got) and stats.counts["read.content_encoding_cut_short"] == 1
+
+
+def test_a_gzip_body_of_two_members_is_decoded_whole():
+    first, second = page(3)[:100], page(3)[100:]
+    body = gzip.compress(first, mtime=0) + gzip.compress(second, mtime=0)
+    got, stats = http_payload(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n" + body)
+    assert got == page(3) and not stats.counts["read.content_encoding_cut_short"]
+
+
+def test_a_gzip_body_without_its_content_encoding_is_inflated_and_counted():
+    got, stats = http_payload(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + gzip.compress(page(3), mtime=0))
+    assert got == page(3) and stats.counts["read.undeclared_gzip_body"] == 1
+
+
+def test_a_gzip_bomb_is_cut_at_max_bytes_not_inflated_whole():
+    bomb = gzip.compress(b"<p>" + b"a" * (64 << 20), mtime=0)  # 64 MB from 64 KB
+    stats = Stats()
+    _, _, got = payload(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n" + bomb, stats.update, 1 << 20)
+    assert len(got) == 1 << 20 and stats.counts["read.content_encoding_cut_short"] == 1
+
+
+def run_pages(pages: dict[str, tuple[bytes, str]], **opts):
+    pipe = Pipeline(CleanOptions(**opts))
+    docs = [Document(id=k, url=f"http://x.org/{k}", content_type=ctype, raw=raw) for k, (raw, ctype) in pages.items()]
+    out, stats = pipe.process(docs)
+    return {o["id"]: o for o in out}, stats
+
+
+def test_charsets_that_lie_about_utf16_are_read_as_what_the_bytes_are():
+    text = "<html><head><title>Café</title></head><body><p>Crème brûlée for everyone.</p></body></html>"
+    utf8 = text.encode("utf-8")
+    meta16 = text.replace("<head>", '<head><meta charset="utf-16">').encode("utf-8")
+    real16 = text.encode("utf-16-le")
+    out, stats = run_pages({"header": (utf8, "text/html; charset=utf-16"), "meta": (meta16, "text/html"),
+                            "real": (real16, "text/html; charset=utf-16le"),
+                            "bom": (b"\xff\xfe" + real16, "text/html")})
+    for k in ("header", "meta", "real", "bom"):
+        assert "Crème brûlée for everyone." in out[k]["contents"], (k, out[k]["contents"])
+    assert stats.counts["decode.charset_label_ignored.utf-16"] == 1
+
+
+@pytest.mark.parametrize("kind, raw", [("pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj <<>> endobj\n" * 50),
+                                       ("png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 20),
+                                       ("zip", b"PK\x03\x04" + b"\x14\x00" * 500),
+                                       ("jpeg", b"\xff\xd8\xff\xe0\x00\x10JFIF" + bytes(2000))])
+def test_binary_bytes_served_as_html_are_skipped_with_their_kind(kind, raw):
+    out, stats = run_pages({"x": (raw, "text/html")})
+    assert out == {} and stats.group("skipped") == {"binary": 1}
+    assert stats.counts[f"decode.binary.{kind}"] == 1 and kind in stats.examples["skipped.binary"][0]
+
+
+def test_binary_records_in_a_warc_are_counted_not_indexed():
+    pdf = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n%PDF-1.4\n" + bytes(range(256)) * 10
+    docs, stats = read(pack([warc_record(0), warc_record(1, block=pdf), warc_record(2)], "plain"), "t.warc")
+    out, pstats = Pipeline(CleanOptions()).process(docs)
+    assert [o["id"] for o in out] == ["urn:uuid:00000000", "urn:uuid:00000002"]
+    assert pstats.group("skipped") == {"binary": 1}
+
+
+COSTLY = {
+    "distinct_attribute_names": lambda: "<html><body>" + "".join(f'<p a{i}="x">t</p>' for i in range(300_000)),
+    "attributes_on_one_element": lambda: "<html><body><p " + " ".join(f"a{i}=x" for i in range(80_000)) + ">t",
+    "unclosed_options": lambda: "<html><body><select>" + "<option>x" * 80_000 + "</select>",
+    "distinct_tag_names": lambda: "<html><body>" + "".join(f"<x{i}>t</x{i}>" for i in range(250_000)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COSTLY))
+def test_markup_the_parser_handles_in_superlinear_time_is_skipped_in_bounded_time(name):
+    html = COSTLY[name]() + "<p>" + "real words " * 200 + "</p></body></html>"
+    t0 = time.process_time()
+    out, stats = run_pages({name: (html.encode(), "text/html")}, max_parse_seconds=5.0)
+    assert time.process_time() - t0 < 10  # each of these takes lexbor 30 s to hours to parse
+    assert out == {} and stats.group("skipped") == {"too_complex": 1}
+    assert "superlinear" in stats.examples["skipped.too_complex"][0]
+
+
+def test_large_ordinary_pages_are_parsed_not_mistaken_for_cost_attacks():
+    para = "<p>Some words of a page, <a href='/x'>a link</a> and <b>bold</b> text.</p>\n"
+    pages = {"text_8mb": ("<html><body>" + para * 110_000 + "</body></html>").encode(),
+             "table_4mb": ("<html><body><table>" + "<tr><td>cell</td><td class=c>more</td></tr>" * 100_000 +
+                           "</table></body></html>").encode(),
+             "many_classes": ("<html><body>" + "".join(f"<div class='c{i}' id='i{i}'>w{i}</div>"
+                                                        for i in range(60_000)) + "</body></html>").encode()}
+    out, stats = run_pages({k: (v, "text/html") for k, v in pages.items()})
+    assert set(out) == set(pages), stats.group("skipped")
