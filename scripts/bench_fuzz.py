@@ -1,15 +1,16 @@
 #!/usr/bin/env python
-"""Fuzz benchmark: every cleaner, with pruning, over >= 10,000 mutated real records (webprune/fuzz.py).
+"""Fuzz benchmark: >= 10,000 mutated real records in every framing (webprune/fuzz.py), then every cleaner.
 
-For each cleaner it runs `webprune preprocess` (Ray, --workers 2, batches of one page so that the slowest
-pages are named) and prints: records and their accounting, pristine records lost to a bad neighbour,
-failures by reason, units failed, the driver's errors (tracebacks), peak RSS per worker, and the slowest
-pages with what was done to them.
-Usage: .venv/bin/python scripts/bench_fuzz.py [--records 10000] [--files 20] [--scale 1.0]
+First the integrity table: the files and their unbroken twins are cleaned with tag removal (--local), and per
+framing it prints records in and counted, pristine or repairable records lost to a bad neighbour, and records
+written with a text other than their twin's. Then for each cleaner it runs `webprune preprocess` with pruning
+(Ray, --workers 2, batches of one page so that the slowest pages are named) and prints: records and their
+accounting, failures by reason, units failed, the driver's errors (tracebacks), peak RSS per worker, and the
+slowest pages with what was done to them.
+Usage: .venv/bin/python scripts/bench_fuzz.py [--records 10000] [--files 21] [--scale 1.0]
        [--cleaners tags,density,...] [--model build/models/general-2gram.bin] [--out build/fuzz]
 """
 import argparse
-import gzip
 import json
 import subprocess
 import sys
@@ -18,26 +19,35 @@ from pathlib import Path
 
 from preprocess.registry import CLEANERS
 from webprune.benchdata import ROOT, cleaning_pages
-from webprune.fuzz import write_fuzz_warcs
+from webprune.fuzz import FRAMINGS, write_fuzz_files
+from webprune.fuzz_check import integrity
 
 
-FRAMING = ("failed.corrupt", "failed.bad_headers", "failed.bad_http_head")
+def preprocess(src: Path, dest: Path, *flags: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "webprune.cli", "preprocess", str(src), "-o", str(dest), *flags,
+                           "--overwrite"], capture_output=True, text=True, cwd=ROOT)
 
 
-def lost_pristine(dest: Path, pristine: list[str]) -> list[str]:
-    """Pristine records that have no outcome of their own, or one that only a broken neighbour explains."""
-    outcome = {}
-    for p in sorted((dest / "outcomes").glob("*.tsv.gz")):
-        for line in gzip.open(p, "rt"):
-            rid, what = line.rstrip("\n").split("\t")
-            outcome.setdefault(rid, what)
-    return [rid for rid in pristine if rid not in outcome or outcome[rid] in FRAMING]
+def integrity_table(files, out: Path) -> list[dict]:
+    """Tag removal over the fuzzed files and their twins, compared record by record."""
+    for src, dest in (("input", "integrity-run"), ("twin", "integrity-twin")):
+        proc = preprocess(out / src, out / dest, "--local", "--no-compress")
+        if proc.returncode not in (0, 1) or "Traceback" in proc.stderr:
+            sys.exit(f"integrity run on {src} failed:\n{proc.stderr[-3000:]}")
+    rows = [v.row() for v in integrity(files, out / "integrity-run", out / "integrity-twin").values()]
+    print("\n| framing | records in | records counted | pristine + repairable | lost to a neighbour | "
+          "written with altered text |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['framing']} | {r['records_in']:,} | {r['counted']:,} | {r['expected']:,} | {r['lost']} | "
+              f"{r['altered']} |")
+    return rows
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--records", type=int, default=10_000)
-    ap.add_argument("--files", type=int, default=20)
+    ap.add_argument("--files", type=int, default=21, help="files, the framings taken in turn (7 framings)")
     ap.add_argument("--scale", type=float, default=1.0, help="size of the big mutations (1.0: 20 MB pages)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cleaners", default=",".join(CLEANERS))
@@ -51,42 +61,43 @@ def main() -> int:
         sys.exit(f"{a.model}: train it first: webprune lm train ../shared/data/lm/*.txt --order 2 -o {a.model}")
     pages = [p.read_bytes() for p in cleaning_pages()]
     t0 = time.time()
-    files = write_fuzz_warcs(out / "input", pages, a.records, a.files, seed=a.seed, scale=a.scale)
-    mutation = {rid: m for f in files for rid, m in f.mutated.items()}
-    pristine = [rid for f in files for rid in f.pristine]
-    print(f"{sum(f.records for f in files)} records in {len(files)} files ({len(mutation)} mutated, "
-          f"{len(pristine)} pristine), written in {time.time() - t0:.0f} s", flush=True)
+    files = write_fuzz_files(out / "input", pages, a.records, a.files, seed=a.seed, scale=a.scale,
+                             record_rate=0.2, twin_dir=out / "twin")
+    mutation = {k: m for f in files for k, m in f.mutated.items()}
+    records = sum(f.records for f in files) + sum(1 for f in files if f.framing.startswith("arc"))
+    print(f"{records} records in {len(files)} files ({', '.join(FRAMINGS)}; {len(mutation)} mutated), written "
+          f"in {time.time() - t0:.0f} s", flush=True)
+    checks = integrity_table(files, out)
     rows = []
     for cleaner in a.cleaners.split(","):
         dest = out / f"out-{cleaner}"
         t0 = time.time()
-        proc = subprocess.run([sys.executable, "-m", "webprune.cli", "preprocess", str(out / "input"), "-o", str(dest),
-                               "--cleaner", cleaner, "--drop-hinted", "--max-link-density", "0.5", "--prune-model",
-                               a.model, "--max-perplexity", a.max_perplexity, "--workers", a.workers,
-                               "--batch-size", "1", "--overwrite", "--outcomes"], capture_output=True, text=True,
-                              cwd=ROOT)
+        proc = preprocess(out / "input", dest, "--cleaner", cleaner, "--drop-hinted", "--max-link-density", "0.5",
+                          "--prune-model", a.model, "--max-perplexity", a.max_perplexity, "--workers", a.workers,
+                          "--batch-size", "1", "--outcomes")
         wall = time.time() - t0
         r = json.loads((dest / "stats.json").read_text())
-        lost = lost_pristine(dest, pristine)
         rows.append({"cleaner": cleaner, "exit": proc.returncode, "records": r["records"], "written": r["written"],
-                     "unaccounted": r["unaccounted"], "lost": len(lost), "failed": r["failed"],
+                     "unaccounted": r["unaccounted"], "failed": r["failed"],
                      "skipped": r["skipped"], "units_failed": r["units"]["failed"],
                      "tracebacks": proc.stderr.count("Traceback"),
                      "worker_rss_mb": r["units"]["worker_peak_rss_mb"], "driver_rss_mb": r["driver"]["peak_rss_mb"],
                      "wall_s": round(wall), "slowest": [(s, w, mutation.get(w.split()[0], "-"))
                                                        for s, w in r["slowest"][:5]]})
         print(json.dumps(rows[-1]), flush=True)
-    print("\n| cleaner | records | written | unaccounted | pristine lost | tracebacks | units failed | "
+    print("\n| cleaner | records | written | unaccounted | tracebacks | units failed | "
           "worker peak RSS | wall | failures by reason |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
-        print(f"| {r['cleaner']} | {r['records']:,} | {r['written']:,} | {r['unaccounted']} | {r['lost']} | "
+        print(f"| {r['cleaner']} | {r['records']:,} | {r['written']:,} | {r['unaccounted']} | "
               f"{r['tracebacks']} | {r['units_failed']} | {r['worker_rss_mb']:.0f} MB | {r['wall_s']} s | "
               f"{', '.join(f'{k} {v}' for k, v in sorted(r['failed'].items())) or '-'} |")
     print("\nslowest pages (seconds, id, mutation):")
     for r in rows:
         print(f"- {r['cleaner']}: " + "; ".join(f"{s:.1f} s {w.split()[0]} ({m})" for s, w, m in r["slowest"]))
-    return 0 if all(r["unaccounted"] == 0 and r["lost"] == 0 and not r["tracebacks"] for r in rows) else 1
+    sound = all(c["records_in"] == c["counted"] and not c["lost"] and not c["altered"] for c in checks)
+    return 0 if sound and all(r["unaccounted"] == 0 and r["records"] == records and not r["tracebacks"]
+                              for r in rows) else 1
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import tarfile
+import zlib
 from pathlib import PurePosixPath
 from typing import Iterator
 
@@ -28,20 +29,31 @@ def _page(name: str, data: bytes, source: str) -> Document:
 
 
 def read_tar(src: Source, stats: Stats) -> Iterator[Document]:
-    """A tar (optionally gzipped) of .html pages; doc id = file stem (CACM-0001)."""
+    """A tar (optionally gzipped) of .html pages; doc id = file stem (CACM-0001). A member the file ends
+    inside is that member's failure (counted once); damage before any member is one record lost."""
+    member = None
     try:
         with src.open() as fh, tarfile.open(fileobj=fh, mode="r|*") as tar:
             for member in tar:
                 if not member.isfile():
+                    member = None
                     continue
                 stats.update("records")
                 if not member.name.lower().endswith(HTML_SUFFIXES):
                     stats.outcome("skipped", "non_html", example=f"{src.uri}:{member.name}", rid=member.name)
+                    member = None
                     continue
                 data = tar.extractfile(member).read()
-                yield _page(member.name, data, src.uri)
-    except (tarfile.TarError, OSError, EOFError) as exc:
-        _corrupt(stats, src.uri, "tar stream", exc, "the tar file is truncated or corrupt")
+                name, member = member.name, None
+                yield _page(name, data, src.uri)
+    except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
+        if member is not None:  # counted already: it fails on its own
+            stats.outcome("failed", "corrupt", example=f"{src.uri}:{member.name}: {type(exc).__name__}: {exc}",
+                          rid=member.name)
+            log.warning("%s: member %s is cut short or corrupt (%s); counted as failed.corrupt", src.uri,
+                        member.name, exc)
+        else:
+            _corrupt(stats, src.uri, "tar stream", exc, "the tar file is truncated or corrupt")
 
 
 def read_html_dir(src: Source, stats: Stats) -> Iterator[Document]:
