@@ -1,9 +1,6 @@
 """WARC (1.0, 1.1, ClueWeb09's 0.18) and ARC records, one at a time, each accounted for alone, in every framing.
 
-A record's length is checked against what follows its block (the separator, then the next record's header
-or the end of the file) whether the file is gzipped per record, gzipped whole or not at all. A length that
-disagrees is repaired at the next real record header (``read.bad_length``), so a wrong ``Content-Length``
-never swallows the records after it nor cuts its own page short.
+Records are found and their lengths checked by :class:`preprocess.readers.framer.Framer`, in every framing.
 
 A record is trusted when the gzip members holding it pass their CRC check, or when its own
 ``WARC-Block-Digest`` (or payload digest) verifies; a digest that does not match fails the record alone
@@ -18,215 +15,29 @@ any id get ``FILE:OFFSET`` (the raw offset of their gzip member, or their byte o
 from __future__ import annotations
 
 import logging
-import re
 from typing import Iterator
 
 from preprocess.document import Document
 from preprocess.readers import digest
-from preprocess.readers.framing import block_end, boundary, damaged_header, framed, header_at, next_start
-from preprocess.readers.http import BadHttp, payload, split_head
-from preprocess.readers.stream import MemberStream
+from preprocess.readers.framer import PEEK, Framer
+from preprocess.readers.framing import damaged_header, next_start
+from preprocess.readers.http import BadHttp, payload
 from preprocess.stats import Stats
 from preprocess.steps.text import TEXT_ONLY
 
 log = logging.getLogger("webprune.preprocess")
 ID_HEADERS = ("warc-trec-id", "clueweb22-id", "warc-record-id")
 MAX_HEADER_BYTES = 1 << 16
-SCAN = 1 << 20   # bytes looked at per step when skipping a block or scanning for the next record
-PEEK = 1 << 12   # bytes looked at after a block to check that the next record starts there
 KEEP_TYPES = ("response", "conversion")  # records that can become documents (conversion: WET text)
-_MARKUP = re.compile(rb"<(?:!doctype|html|head|body|div|p|span|a|script|meta|/[a-z]+)[\s>]", re.I)
 
 
-class Archive:
+class Archive(Framer):
     """Reads one archive file (a stream) and yields Documents; every record lands in ``stats``."""
 
     def __init__(self, raw, name: str, uri: str, stats: Stats, max_bytes: int, arc: bool, observe=None,
                  reopen=None):
-        self.s = MemberStream(raw, reopen)
-        self.name, self.uri, self.stats, self.max_bytes, self.arc = name, uri, stats, max_bytes, arc
-        self.claimed_gaps = 0
+        super().__init__(raw, name, uri, stats, max_bytes, arc, reopen)
         self.observe = observe  # called with the facts of each record (webprune inspect)
-
-    # -- accounting ------------------------------------------------------------------------------------------
-    def where(self, pos: int) -> str:
-        raw = self.s.raw_offset(pos)
-        return f"offset {raw}" if raw is not None else f"byte {pos} (decompressed)"
-
-    def fail(self, reason: str, pos: int, message: str, records: int = 1) -> None:
-        for _ in range(records):
-            self.stats.update("records")
-            self.stats.outcome("failed", reason, rid=f"@{self.where(pos)}")
-        self.stats.note(f"failed.{reason}", f"{self.uri} @ {self.where(pos)}: {message}")
-        log.debug("%s @ %s: %s; counted as failed.%s, reading goes on with the next record", self.uri,
-                  self.where(pos), message, reason)
-
-    def note(self, key: str, example: str | None = None) -> None:
-        self.stats.update(key)
-        if example:
-            self.stats.note(key, example)
-
-    def _claim_gaps(self, upto: int, record_pos: int | None = None) -> bool:
-        """Count the unreadable members before ``upto`` (one record lost each); True if one cut the record at
-        ``record_pos``, whose own failure stands for that gap."""
-        cut = False
-        while self.claimed_gaps < len(self.s.gaps) and self.s.gaps[self.claimed_gaps].pos <= upto:
-            gap = self.s.gaps[self.claimed_gaps]
-            self.claimed_gaps += 1
-            if not gap.member:  # junk between members: no record was there
-                self.stats.update("read.junk_bytes", gap.raw_end - gap.raw_start)
-                self.stats.note("read.junk_bytes", f"{self.uri} @ raw offset {gap.raw_start}: {gap.error}")
-                continue
-            # the record's own member failed: its failure stands for the gap. A later member that failed (a
-            # length running past the record's intact member) is a record lost of its own.
-            if record_pos is not None and gap.pos > record_pos and not cut \
-                    and gap.raw_start <= (self.s.member_of(record_pos) or 0):
-                cut = True
-                if gap.more:
-                    self.fail("corrupt", gap.pos, f"{gap.more} gzip member(s) after raw offset {gap.raw_start} "
-                              f"unreadable ({gap.error})", records=gap.more)
-                continue
-            self.fail("corrupt", gap.pos, f"gzip member at raw offset {gap.raw_start} unreadable ({gap.error}); "
-                      f"reading went on at raw offset {gap.raw_end}", records=1 + gap.more)
-        return cut
-
-    # -- framing ---------------------------------------------------------------------------------------------
-    def _resync(self, pos: int, why: str, count: bool = True) -> None:
-        """Skip to the next record header, counting the records the skipped bytes held: one per gzip member
-        that starts there and per damaged WARC header in them. The record at ``pos`` is among them when it
-        begins a member or carried WARC headers, unless ``count`` is off (it was counted already); bytes that
-        held no record were left-overs of the record before."""
-        headers = [0, 0]
-
-        def census(data: bytes) -> None:  # damaged records still carry their WARC-Type and Record-ID lines
-            headers[0] += data.count(b"\nWARC-Type:") + data.startswith(b"WARC-Type:")
-            headers[1] += data.count(b"\nWARC-Record-ID:") + data.startswith(b"WARC-Record-ID:")
-
-        skipped = self._advance(None, keep=False, prev=b"\n", census=None if self.arc else census)[1]
-        end = self.s.tell()
-        self.stats.update("read.resync")
-        self.stats.update("read.garbage_bytes", skipped)
-        if count:
-            members = sum(1 for m in self.s.members_over(pos, end) if pos <= m.pos < end and m.end != m.pos)
-            lost = max(members, max(headers), 1 if self._headed else 0)
-        else:  # the record at ``pos`` failed on its own (its headers were read): only what came after it
-            lost = max(sum(1 for m in self.s.members_over(pos, end) if pos < m.pos < end and m.end != m.pos),
-                       max(headers))
-        if lost:
-            self.fail("corrupt", pos, f"{why}; {skipped} bytes skipped to the next record ({lost} record(s) "
-                      "lost in them)", records=lost)
-        elif count:
-            self.note("read.leftover_bytes_skipped", f"{self.uri} @ {self.where(pos)}: {why} ({skipped} bytes)")
-
-    def _advance(self, limit: int | None, keep: bool, prev: bytes, census=None,
-                 damaged: bool = False) -> tuple[bytes | None, int, bool]:
-        """Consume bytes up to the next record header at a line start (with ``damaged``, a damaged header too),
-        ``limit`` bytes, or the end of the file: (the bytes if ``keep``, how many, whether a header was found).
-        ``prev`` is the byte before; ``census`` sees every consumed chunk."""
-        find = boundary if damaged else next_start
-        kept, done = (bytearray() if keep else None), 0
-        while limit is None or done < limit:
-            want = SCAN if limit is None else min(SCAN, limit - done)
-            window = self.s.peek(want + PEEK)
-            if not window:
-                break
-            r = self._record_in(prev + window, self.s.tell() - 1, 1, find)
-            found = r is not None and r - 1 < want
-            data = self.s.read(r - 1 if found else min(want, len(window)))
-            done += len(data)
-            if census is not None:
-                census(data)
-            if keep:
-                kept += data
-            if found:
-                return kept, done, True
-            if len(window) < want:
-                break
-            prev = data[-1:] or prev
-        return kept, done, False
-
-    def _record_in(self, buf: bytes, at: int, lo: int, find) -> int | None:
-        """The first record start in ``buf[lo:]`` (``buf[0]`` is at decompressed position ``at``): a header at a
-        line start, or one at the start of a gzip member (its own record whatever the bytes before it)."""
-        r = find(buf, lo, self.arc)
-        for p in self.s.starts_in(at + lo, at + (r if r is not None else len(buf))):
-            i = p - at
-            if i >= lo and (header_at(buf, i, self.arc) or (find is boundary and not self.arc and damaged_header(
-                    b"\r\n\r\n" + buf[i:i + PEEK], False))):
-                return i
-        return r
-
-    def _block(self, pos: int, length: int, headers: dict | None = None) -> tuple[bytes | None, int]:
-        """The record's block (None when larger than --max-bytes allows) and the bytes missing at the end of the
-        file. Its end is checked against what follows; a length that disagrees is repaired (read.bad_length)."""
-        cap = self.max_bytes + MAX_HEADER_BYTES
-        if length > cap:
-            return self._skip(pos, length)
-        block = self.s.read(length)
-        if len(block) < length:  # the file ends first: a length too long at the last record, or a cut file
-            r = self._record_in(block, self.s.tell() - len(block), 0, boundary)
-            if r is None:
-                return block, length - len(block)
-            self.s.unread(block[r:])
-            return self._repaired(pos, length, block[:block_end(block, r, self.arc)]), 0
-        after = self.s.peek(PEEK)
-        if framed(after, self.arc, len(after) < PEEK):
-            return block, 0
-        r = self._record_in(block + after, self.s.tell() - len(block), 0, boundary)
-        if r is not None and r < len(block):  # the next record starts inside the block: the length is too long
-            self.s.unread(block[r:])
-            return self._repaired(pos, length, block[:block_end(block, r, self.arc)]), 0
-        if self._length_right(block, after, headers):  # what follows is junk or a broken record, not this page
-            return block, 0
-        more, _, found = self._advance(cap - len(block), keep=True, prev=block[-1:] or b"\n", damaged=True)
-        whole = block + bytes(more)
-        if not found and len(whole) >= cap and self.s.peek(1):  # longer than --max-bytes: skip the rest
-            self._advance(None, keep=False, prev=whole[-1:], damaged=True)
-            self._repaired(pos, length, b"")
-            return None, 0
-        return self._repaired(pos, length, whole[:block_end(whole, len(whole), self.arc)]), 0
-
-    def _length_right(self, block: bytes, after: bytes, headers: dict | None) -> bool:
-        """Whether a block that is not followed by a record still has the right length: its digest says so, or
-        it ends at the separator and what follows is a broken record header, or junk with no markup in it
-        (a length too short would leave the rest of its page there)."""
-        if headers is not None and digest.check(headers, block, lambda: _payloads(block)) == "ok":
-            return True
-        if damaged_header(after, self.arc):
-            return True
-        sep = b"\n" if self.arc else b"\r\n\r\n"
-        if not after.startswith(sep):
-            return False
-        return _MARKUP.search(after, 0, next_start(after, len(sep), self.arc) or len(after)) is None
-
-    def _skip(self, pos: int, length: int) -> tuple[bytes | None, int]:
-        """A block whose length is past what --max-bytes allows: kept if the next record in fact starts within
-        that limit (a wrong length), else skipped without being held. Stops at a record header met on the way
-        (a wrong, too long length must not swallow the next records). Returns (block or None, bytes missing)."""
-        cap = self.max_bytes + MAX_HEADER_BYTES
-        head, got, found = self._advance(cap, keep=True, prev=b"\n", damaged=True)
-        if found:
-            return self._repaired(pos, length, bytes(head)[:block_end(head, len(head), self.arc)]), 0
-        if not self.s.peek(1):  # the file ends first
-            return bytes(head), length - got
-        _, more, found = self._advance(length - got, keep=False, prev=head[-1:], damaged=True)
-        got += more
-        if found:
-            self._repaired(pos, length, None, got)
-            return None, 0
-        if got < length:
-            return None, length - got
-        after = self.s.peek(PEEK)
-        if not framed(after, self.arc, len(after) < PEEK) and not damaged_header(after, self.arc):
-            self._advance(None, keep=False, prev=b"\n", damaged=True)
-            self._repaired(pos, length, None, got)
-        return None, 0
-
-    def _repaired(self, pos: int, length: int, block: bytes | None, size: int | None = None) -> bytes | None:
-        size = len(block) if size is None and block is not None else size
-        self.note("read.bad_length", f"{self.uri} @ {self.where(pos)}: length {length} disagrees with where the "
-                  f"next record starts; block taken as {size if size is not None else 'too large'} bytes")
-        return block
 
     # -- records ---------------------------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Document]:
@@ -265,7 +76,7 @@ class Archive:
                 bad = bad or status
         check = "unchecked"
         if headers is not None and block is not None:
-            check = digest.check(headers, block, lambda: _payloads(block))
+            check = digest.check(headers, block, lambda: digest.payloads(block))
             if check != "unchecked":
                 self.stats.update(f"read.digest_{check}")
         if check == "mismatch":
@@ -399,22 +210,6 @@ def _arc_line(line: bytes) -> bool:
     """An ARC record line, loosely: five or more fields, the first a URL (or filedesc:)."""
     parts = line.split()
     return bool(parts) and (parts[0].startswith(b"filedesc:") or (len(parts) >= 5 and b":" in parts[0]))
-
-
-def _payloads(block: bytes) -> tuple[bytes, ...]:
-    """The payload a WARC-Payload-Digest may cover: the body after the HTTP head, as sent and de-chunked."""
-    from preprocess.readers.http import dechunk
-
-    try:
-        _, headers, body = split_head(block)
-    except BadHttp:
-        return ()
-    if "chunked" in headers.get("transfer-encoding", "").lower():
-        try:
-            return body, dechunk(body)
-        except ValueError:
-            pass
-    return (body,)
 
 
 class _Skip(Exception):

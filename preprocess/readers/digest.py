@@ -11,6 +11,8 @@ import base64
 import binascii
 import hashlib
 
+from preprocess.readers.http import BadHttp, dechunk, split_head
+
 ALGORITHMS = {"sha1": "sha1", "sha-1": "sha1", "sha256": "sha256", "sha-256": "sha256", "md5": "md5",
               "sha512": "sha512", "sha-512": "sha512"}
 _SIZES = {name: hashlib.new(name).digest_size for name in set(ALGORITHMS.values())}
@@ -49,3 +51,17 @@ def check(headers: dict, block: bytes, payloads=lambda: ()) -> str:
                 return "ok"
             verdicts.append(ok)
     return "mismatch" if verdicts else "unchecked"
+
+
+def payloads(block: bytes) -> tuple[bytes, ...]:
+    """The payload a WARC-Payload-Digest may cover: the body after the HTTP head, as sent and de-chunked."""
+    try:
+        _, headers, body = split_head(block)
+    except BadHttp:
+        return ()
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        try:
+            return body, dechunk(body)
+        except ValueError:
+            pass
+    return (body,)
