@@ -17,6 +17,25 @@ def test_gold_texts_of_every_format_read_cleanly():
     assert l3s and "x-nc-sel" not in l3s and "<span" not in l3s
 
 
+def test_wcxb_pages_come_with_their_type_url_and_plain_gold_text():
+    pages = gold_pages(shared(), ["wcxb-dev"])
+    assert len(pages) == 1296
+    types = {p.page_type for p in pages}
+    assert types == {"article", "documentation", "service", "forum", "collection", "listing", "product"}
+    p = pages[0]
+    assert p.url().startswith("http") and p.raw().lstrip()[:1] == b"<"  # gunzipped
+    assert p.gold_text().startswith("Fall isn't just pumpkin spice season")
+
+
+def test_bag_of_words_f1_ignores_order_and_counts_repeats():
+    from eval.cleaning.score import bow_prf
+
+    assert bow_prf("b a a", "a b a")["f1"] == 1.0
+    s = bow_prf("a a a x", "a b")  # 1 shared 'a' of 4 cleaned words, of 2 gold words
+    assert (s["precision"], s["recall"]) == (0.25, 0.5)
+    assert bow_prf("", "")["f1"] == 1.0 and bow_prf("", "a")["f1"] == 0.0
+
+
 def test_page_urls_come_from_the_wrapper_or_the_canonical_link():
     cpe = gold_pages(shared(), ["cleanportaleval"])
     assert page_url(cpe[0].input.read_bytes()).startswith("http://")
@@ -36,6 +55,21 @@ def test_eval_cleaning_scores_cleaners_side_by_side(tmp_path, capsys):
     assert len(doc["pages"]) == 3 * 12 and all(0 <= v <= 100 for v in f1.values())
     assert f1["webprune/sitediff"] > f1["webprune/tags"] + 5, f1  # template text of one host's pages removed
     assert f1["webprune/density+hints+links"] > f1["webprune/tags"] + 5, f1
+
+
+def test_eval_cleaning_reports_wcxb_by_page_type(tmp_path, capsys):
+    out = tmp_path / "scores.json"
+    assert main(["eval-cleaning", "--sets", "wcxb-dev", "--limit", "40", "--shared", str(shared()),
+                 "--tools", "tags,webprune/density+hints+links", "--json", str(out)]) == 0
+    table = capsys.readouterr().out
+    assert "### wcxb-dev by page type: WCXB F1 (bag of words)" in table and "| all (40) |" in table
+    doc = json.loads(out.read_text())
+    types = doc["page_types"]["webprune/tags"]
+    assert types["all"]["pages"] == 40 and sum(a["pages"] for k, a in types.items() if k != "all") == 40
+    rows = [r for r in doc["pages"] if r["tool"] == "webprune/tags"]
+    assert all(r["page_type"] and 0 <= r["bow_f1"] <= 1 for r in rows)
+    tags, density = (doc["summary"][t]["wcxb-dev"] for t in ("webprune/tags", "webprune/density+hints+links"))
+    assert tags["bow_recall"] > density["bow_recall"] and density["bow_precision"] > tags["bow_precision"] + 10
 
 
 def test_compare_cleaners_pairs_pages_against_each_sets_best_peer():

@@ -15,9 +15,10 @@ CleanEval ``<text id=...>`` wrapper line is removed before any tool sees a page
 (``--keep-wrapper`` keeps it). How pages are cleaned and timed:
 ``eval/cleaning/harness.py``. What is scored: webprune's ``contents`` as indexed
 (title line + text), the peers' main text; word precision / recall / F1 on an
-exact word LCS and the CleanEval score (``eval/cleaning/score.py``), macro mean
-per set, x100. Prints one table per set and a summary (cell = "F1 (docs/s/core)",
-best per set in bold, last row the best peer); ``--json`` adds per-page scores.
+exact word LCS, the CleanEval score and WCXB's bag-of-words P/R/F1
+(``eval/cleaning/score.py``), macro mean per set, x100. Prints one table per set, a
+summary (cell = "F1 (docs/s/core)", best per set in bold, last row the best peer)
+and, for ``wcxb-dev``, tables per page type; ``--json`` adds per-page scores.
 """
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ import sys
 import time
 from pathlib import Path
 
-from eval.cleaning.gold import FORMATS, gold_pages, shared_root
+from eval.cleaning.gold import SETS, gold_pages, shared_root
 from eval.cleaning.harness import WP_PREFIX, calibrate_prune, score_tool, scoring_settings, tool_options
-from eval.cleaning.report import _fmt_rate, _versions, aggregate, report
+from eval.cleaning.report import _fmt_rate, _versions, aggregate, by_type, report, type_report
 
 PEER_MODULES = {"trafilatura": "trafilatura", "resiliparse": "resiliparse", "justext": "justext",
                 "boilerpy3": "boilerpy3", "readability": "readability"}
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(prog="webprune eval-cleaning", description=__doc__.split("\n\n")[0],
                                  epilog="Tool ids, the +steps and what is scored: see eval/cleaning_bench.py.")
-    ap.add_argument("--sets", default=",".join(FORMATS), help=f"comma list (default: {','.join(FORMATS)})")
+    ap.add_argument("--sets", default=",".join(SETS), help=f"comma list (default: {','.join(SETS)})")
     ap.add_argument("--limit", type=int, default=None, help="first N pages per set (quick runs)")
     ap.add_argument("--cleaners", "--cleaner", default=",".join(CLEANERS),
                     help=f"webprune cleaners, comma list (default: all of CLEANERS = {','.join(CLEANERS)})")
@@ -100,8 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--json {args.json} is a folder; give a file name")
 
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
-    if bad := [s for s in sets if s not in FORMATS]:
-        ap.error(f"unknown set(s) {bad}; choose from {', '.join(FORMATS)}")
+    if bad := [s for s in sets if s not in SETS]:
+        ap.error(f"unknown set(s) {bad}; choose from {', '.join(SETS)}")
     cleaners = [c.strip() for c in args.cleaners.split(",") if c.strip()]
     if bad := [c for c in cleaners if c not in CLEANERS]:
         ap.error(f"unknown cleaner(s) {bad}; choose from {', '.join(CLEANERS)}")
@@ -141,23 +142,27 @@ def main(argv: list[str] | None = None) -> int:
     settings["thresholds"] = calibrate_prune(tools, pages, settings)
     per_page: list[dict] = []
     summary: dict[str, dict] = {}
+    types: dict[str, dict] = {}
     for tool in tools:
         w0 = time.perf_counter()
         rows = score_tool(tool, pages, golds, args.jobs, args.timeout, args.keep_wrapper, settings)
         per_page += rows
         summary[tool] = {s: aggregate([r for r in rows if r["set"] == s]) for s in sets}
+        types[tool] = by_type(rows)
         allagg = aggregate(rows)
         print(f"{tool}: {len(rows)} pages, {allagg['cpu_s']:.1f} CPU s ({_fmt_rate(allagg['docs_per_s'])} docs/s), "
               f"wall {time.perf_counter() - w0:.0f} s, errors {allagg['errors']}, timeouts {allagg['timeouts']}, "
               f"macro F1 {allagg['f1']:.1f}", file=sys.stderr, flush=True)
 
     print(report(summary, sets, tools))
+    if any(types[t] for t in tools):
+        print("\n" + type_report(types, tools))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         doc = {"options": {"sets": sets, "limit": args.limit, "tools": tools, "jobs": args.jobs,
                            "timeout": args.timeout, "keep_wrapper": args.keep_wrapper, "shared": str(args.shared),
                            "settings": settings},
-               "versions": _versions(tools), "summary": summary, "pages": per_page}
+               "versions": _versions(tools), "summary": summary, "page_types": types, "pages": per_page}
         args.json.write_text(json.dumps(doc, indent=1))
         print(f"wrote {args.json}", file=sys.stderr)
     return 0

@@ -4,11 +4,19 @@ Formats: CleanEval (dev, final, CleanPortalEval) -- a ``URL:`` line then blocks
 prefixed ``<p>``/``<h>``/``<l>``; Dragnet -- plain text, comments after a
 ``!@#$%^&*()  COMMENTS`` line (not main content); L3S-GN1 -- annotated HTML where
 spans of class ``x-nc-sel1`` (headline) and ``x-nc-sel2`` (full text) are the
-main content. Gold texts may hold HTML entities; they are unescaped.
+main content; WCXB (its development split, ``wcxb-dev``) -- one JSON per page with
+``ground_truth.main_content``, the page's URL and its page type (article, service,
+forum, product, collection, listing, documentation), pages gzipped. Gold texts may
+hold HTML entities; they are unescaped (not WCXB's, which are plain text).
+
+``FORMATS`` are the five article-like sets of the earlier benchmarks (the default of
+the scripts that read "the gold pages"); ``SETS`` adds ``wcxb-dev``.
 """
 from __future__ import annotations
 
+import gzip
 import html
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -16,6 +24,8 @@ from pathlib import Path
 
 FORMATS = {"cleaneval-dev": "cleaneval", "cleaneval-final": "cleaneval", "cleanportaleval": "cleaneval",
            "dragnet": "dragnet", "l3s-gn1": "l3s"}
+SETS = FORMATS | {"wcxb-dev": "wcxb"}
+PAGE_TYPES = ("article", "documentation", "service", "forum", "collection", "listing", "product")
 _MARKER = re.compile(r"^\s*<[phl]>\s*", re.M)
 _URL_LINE = re.compile(r"^\s*URL:[^\n]*\n?")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -56,8 +66,30 @@ class GoldPage:
     input: Path
     gold: Path
 
+    @property
+    def format(self) -> str:
+        return SETS[self.set]
+
+    def raw(self) -> bytes:
+        """The page's bytes (WCXB's are gzipped on disk)."""
+        data = self.input.read_bytes()
+        return gzip.decompress(data) if self.input.suffix == ".gz" else data
+
     def gold_text(self) -> str:
-        return read_gold(self.gold, FORMATS[self.set])
+        return read_gold(self.gold, self.format)
+
+    def _card(self) -> dict:
+        return json.loads(self.gold.read_text(encoding="utf-8")) if self.format == "wcxb" else {}
+
+    @property
+    def page_type(self) -> str:
+        """WCXB's page type; "" for the other sets."""
+        return ((self._card().get("_internal") or {}).get("page_type") or {}).get("primary", "")
+
+    def url(self, raw: bytes | None = None) -> str:
+        """The page's URL: WCXB's card, else what the page says (:func:`page_url`)."""
+        return self._card().get("url", "") if self.format == "wcxb" else page_url(raw if raw is not None else
+                                                                                    self.raw())
 
 
 def _decode(data: bytes) -> str:
@@ -70,6 +102,8 @@ def _decode(data: bytes) -> str:
 
 
 def read_gold(path: Path, fmt: str) -> str:
+    if fmt == "wcxb":
+        return (json.loads(path.read_text(encoding="utf-8"))["ground_truth"].get("main_content") or "").strip()
     raw = _decode(path.read_bytes()).lstrip("\ufeff")
     if fmt == "cleaneval":
         raw = _COMMENT.sub("", _URL_LINE.sub("", raw, count=1))
@@ -90,10 +124,16 @@ def read_gold(path: Path, fmt: str) -> str:
 
 
 def gold_pages(shared: Path, sets: list[str] | None = None) -> list[GoldPage]:
-    """Pages that have both an input and a gold file, in a stable order."""
+    """Pages that have both an input and a gold file, in a stable order (``sets``: default the five FORMATS)."""
     out = []
     for s in sets or list(FORMATS):
         base = Path(shared) / "cleaning" / s
+        if SETS.get(s) == "wcxb":
+            for gold in sorted((base / "ground-truth").glob("*.json")):
+                inp = base / "html" / (gold.stem + ".html.gz")
+                if inp.exists():
+                    out.append(GoldPage(s, gold.stem, inp, gold))
+            continue
         for gold in sorted((base / "gold").glob("*.txt")):
             inp = base / "input" / (gold.stem + ".html")
             if inp.exists():

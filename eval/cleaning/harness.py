@@ -16,6 +16,7 @@ Percentile pruning is calibrated once, as ``webprune preprocess`` does, on the f
 """
 from __future__ import annotations
 
+import gzip
 import multiprocessing as mp
 import re
 import signal
@@ -135,13 +136,15 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
             pass
 
 
-def _clean_group(task: tuple[list[int], list[str], str]) -> list[tuple[int, str, float, str, str | None]]:
-    """Pages cleaned in one call (one page, or a host's pages): (index, text, cpu seconds, status, error) each."""
+def _clean_group(task: tuple[list[int], list[tuple[str, str]], str]) -> list[tuple[int, str, float, str, str | None]]:
+    """Pages cleaned in one call (one page, or a host's pages): (index, text, cpu seconds, status, error) each.
+    A page is (path, url); url None: the page says it (CleanEval's wrapper, a canonical link)."""
     idxs, paths, set_name = task
     pages = []
-    for path in paths:
+    for path, url in paths:
         raw = Path(path).read_bytes()
-        pages.append((raw if _W["keep_wrapper"] else strip_wrapper(raw), page_url(raw)))
+        raw = gzip.decompress(raw) if path.endswith(".gz") else raw
+        pages.append((raw if _W["keep_wrapper"] else strip_wrapper(raw), page_url(raw) if url is None else url))
     _W["timed_out"] = False
     texts, err = [""] * len(pages), None
     t0 = time.process_time()
@@ -169,7 +172,7 @@ def host_groups(pages: list) -> list[list[int]]:
 
     groups: dict = {}
     for i, p in enumerate(pages):
-        host = Document(id="", url=page_url(p.input.read_bytes())).host
+        host = Document(id="", url=p.url()).host
         groups.setdefault((p.set, host or f"#{i}"), []).append(i)
     return list(groups.values())
 
@@ -179,7 +182,8 @@ def run_tool(tool: str, pages: list, jobs: int, timeout: int, keep_wrapper: bool
     first_set = pages[0].set if pages else None
     grouped = is_webprune(tool) and cleaner(tool_options(tool, settings, first_set).cleaner).host_grouped
     groups = host_groups(pages) if grouped else [[i] for i in range(len(pages))]
-    tasks = [(g, [str(pages[i].input) for i in g], pages[g[0]].set) for g in groups]  # a group is in one set
+    tasks = [(g, [(str(pages[i].input), pages[i].url() if pages[i].format == "wcxb" else None) for i in g],
+              pages[g[0]].set) for g in groups]  # a group is in one set
     ctx = mp.get_context("spawn")
     results = [None] * len(pages)
     with ctx.Pool(jobs, initializer=_init_worker, initargs=(tool, timeout, keep_wrapper, settings)) as pool:
@@ -204,8 +208,8 @@ def calibrate_prune(tools: list[str], pages: list, settings: dict) -> dict:
             if not opts.prune_model or opts.prune_percentile is None:
                 break
             mine = [p for p in pages if set_name is None or p.set == set_name]
-            sample = [Document(id=str(i), url=page_url(raw), content_type="text/html", raw=strip_wrapper(raw))
-                      for i, raw in enumerate(p.input.read_bytes() for p in mine[: opts.prune_sample_docs])]
+            sample = [Document(id=str(i), url=p.url(raw), content_type="text/html", raw=strip_wrapper(raw))
+                      for i, (p, raw) in enumerate((p, p.raw()) for p in mine[: opts.prune_sample_docs])]
             info = learn_in_process(opts, sample).get("prune_threshold")
             out[f"{tool}@{set_name}" if many else tool] = info["threshold"]
             print(f"{tool} ({set_name or 'all sets'}): prune threshold {info['threshold']:.4g} ({info['info']})",
@@ -225,16 +229,20 @@ def scoring_settings(max_link_density: float = 0.5, prune_model: str | None = No
 
 def score_tool(tool: str, pages: list, golds: list[str], jobs: int, timeout: int, keep_wrapper: bool,
                settings: dict) -> list[dict]:
-    """One row per page: the tool's text scored against the gold text (word P/R/F1, CleanEval), CPU, status."""
-    from eval.cleaning.score import cleaneval, word_prf
+    """One row per page: the tool's text scored against the gold text (word P/R/F1 on the LCS, CleanEval,
+    WCXB's bag-of-words P/R/F1), the page type (WCXB), CPU, status."""
+    from eval.cleaning.score import bow_prf, cleaneval, word_prf
 
     rows = []
     for page, gold, (text, cpu, status, err) in zip(pages, golds, run_tool(tool, pages, jobs, timeout, keep_wrapper,
                                                                             settings)):
-        prf = word_prf(text, gold)
+        prf, bow = word_prf(text, gold), bow_prf(text, gold)
         row = {"tool": tool, "set": page.set, "name": page.name, "precision": prf["precision"],
-               "recall": prf["recall"], "f1": prf["f1"], "cleaneval": cleaneval(text, gold), "cpu": cpu,
+               "recall": prf["recall"], "f1": prf["f1"], "cleaneval": cleaneval(text, gold),
+               "bow_precision": bow["precision"], "bow_recall": bow["recall"], "bow_f1": bow["f1"], "cpu": cpu,
                "status": status, "out_words": len(text.split())}
+        if page.format == "wcxb":
+            row["page_type"] = page.page_type
         if err:
             row["error"] = err
         rows.append(row)

@@ -7,11 +7,14 @@
 * ``cleaneval``: CleanEval's text score (Baroni et al. 2008), the share of the
   alignment that needs no edit: ``1 - levenshtein(tokens) / max(len)``, on the
   same tokens, so markup, ``<p>/<h>/<l>`` markers and whitespace do not count.
+* ``bow_prf``: WCXB's score (its evaluate.py): the same tokens as bags of words,
+  precision = shared words (multiset) / cleaned words, recall = / gold words.
 Empty against empty scores 1 (a page with no article, correctly left empty).
 """
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from rapidfuzz.distance import Indel, Levenshtein
 
@@ -41,3 +44,13 @@ def cleaneval(cleaned: str, gold: str) -> float:
     if not a and not b:
         return 1.0
     return 1.0 - Levenshtein.distance(a, b) / max(len(a), len(b))
+
+
+def bow_prf(cleaned: str, gold: str) -> dict[str, float]:
+    a, b = Counter(tokens(cleaned)), Counter(tokens(gold))
+    if not a and not b:
+        return {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    shared = sum((a & b).values())
+    p = shared / sum(a.values()) if a else 0.0
+    r = shared / sum(b.values()) if b else 0.0
+    return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
