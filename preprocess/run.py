@@ -12,6 +12,7 @@ import time
 
 from preprocess.executor import Failure, make_executor
 from preprocess.filters.prune import deciles
+from preprocess.ids import CENSUS, needs_census
 from preprocess.learning import learn
 from preprocess.options import CleanOptions, RunOptions
 from preprocess.output import SHARD, OutputDir
@@ -101,7 +102,9 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
     opts = (opts or CleanOptions()).check_files()
     run = (run or RunOptions()).check()
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    sources = discover(inputs)
+    found: dict = {}
+    sources = discover(inputs, found)
+    passes = (CENSUS,) if needs_census(sources) else ()
     out = OutputDir(str(output))
     out.mkdirs()
     # in this process (--executor local) nothing could retry a unit: no watchdog ends it
@@ -111,8 +114,12 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
     executor = make_executor(run.executor, run.workers, run.address, max_retries=max_retries, max_calls=max_calls)
     startup = time.perf_counter() - wall0
     stats = Stats()
+    for key, items in found.items():  # inputs given twice, symlink loops (sources.discover)
+        stats.update(f"inputs.{key}", len(items))
+        for item in items[:Stats.MAX_EXAMPLES]:
+            stats.note(f"inputs.{key}", item)
     try:
-        job, learned = learn(job, plan(sources, job), executor, out, stats)
+        job, learned = learn(job, plan(sources, job), executor, out, stats, extra=passes)
         units = plan(sources, job)
         _remove_stale(out, units)
         results = {u.index: r for u in units if (r := _finished(out, u)) is not None}
