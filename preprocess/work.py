@@ -105,7 +105,9 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
     if job.outcomes:
         stats.ledger = []
     report = _Reporter(progress)
-    guard = AttemptGuard(out, unit.key, unit.source.uri, job.page_timeout)
+    guard = AttemptGuard(out, unit.key, unit.source.uri, job.page_timeout, run=job.run)
+    if guard.cancelled:
+        stats.update("units.cancelled_attempts_redone")
     if guard.lost:
         stats.update("units.retried")
         stats.update("units.attempts_lost", guard.lost)
