@@ -76,7 +76,7 @@ def claim(out: OutputDir, overwrite: bool, kind: str = KIND) -> OwnedFiles | Non
     owned = OwnedFiles.load(out.fs, out.root, out.uri)
     if owned is not None:
         if owned.kind != kind:
-            raise NotOurs(f"{out.uri} is a webprune {owned.kind} folder, not a {kind} output; choose another one")
+            raise NotOurs(f"{out.uri} is the output of webprune {owned.kind}, not of {kind}; choose another folder")
         return owned
     others = _others(out)
     if others and not overwrite:
@@ -123,6 +123,11 @@ def prepare(out: OutputDir, job: Job, units: list[WorkUnit], overwrite: bool, ap
         out.delete_own()
     out.remove_temporary(existing)
     owned.claim(names, out.files())
+    others = sorted(n for n in existing if n.startswith("collection/") and n.endswith((".json", ".jsonl", ".gz"))
+                    and not owned.owns(n) and not owned.owns_temporary(n))
+    if others:
+        log.warning("%s/collection holds %d file(s) webprune did not write (%s); they are kept, and an index of "
+                    "that folder reads them too", out.uri, len(others), ", ".join(others[:3]))
     for folder in ("collection", "units", "work", "learned"):
         out.mkdirs(folder)
     out.write_json(record, "run.json")

@@ -30,7 +30,8 @@ def member_path(name: str) -> str:
 
 
 def stem(name: str) -> str:
-    return posixpath.basename(member_path(name)).rsplit(".", 1)[0]
+    base = posixpath.basename(member_path(name))
+    return base.rsplit(".", 1)[0] or base  # ".html" alone keeps its name: an id is never empty
 
 
 def unique(ids: list[str], taken: set[str] | None = None) -> list[str]:

@@ -139,6 +139,7 @@ def test_ids_are_stems_when_unique_and_paths_otherwise():
     assert page_ids(["a/page1.html", "b/page1.html", "c/page1.htm", "d/x.html"]) == \
         ["a/page1.html", "b/page1.html", "c/page1.htm", "x"]
     assert page_ids(["/a/p.html", "a/p.html", "a/p.html"]) == ["a/p.html", "a/p.html#2", "a/p.html#3"]
+    assert page_ids([".html", "x/.html"]) == [".html", "x/.html"] and page_ids(["/.htm"]) == [".htm"]
     renames = cross_unit_renames([(0, "siteA", "00000-siteA", ["index", "a"]), (1, "siteB", "00001-siteB", ["index"]),
                                   (2, "siteB", "00002-siteB", ["index", "b"])])
     assert renames == {"0": {"index": "siteA/index"}, "1": {"index": "00001-siteB/index"},

@@ -71,7 +71,7 @@ def assert_complete(out: Path, ref_dir: Path, ref: dict, stderr: str) -> dict:
 @pytest.mark.slow
 @pytest.mark.parametrize("sig, group, seed", [("INT", True, 0), ("INT", True, 1), ("INT", True, 2),
                                               ("TERM", False, 0), ("TERM", False, 1), ("TERM", False, 2),
-                                              ("TERM", True, 1)])
+                                              ("TERM", True, 1), ("INT", False, 2)])
 def test_an_interrupted_run_resumes_to_the_same_bytes(crawl, tmp_path, sig, group, seed):
     inputs, ref_dir, ref = crawl
     out = tmp_path / "out"

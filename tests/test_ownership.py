@@ -121,6 +121,16 @@ def test_a_user_file_where_a_finished_run_would_write_next_refuses_the_next_run(
     assert snapshot(out) == before
 
 
+@pytest.mark.parametrize("flags, fragment", [(["--max-link-density", "2"], "[0, 1]"), (["--workers", "0"], "workers"),
+                                             (["--page-timeout", "-1"], "0 or more")])
+def test_a_bad_flag_or_input_fails_before_the_output_folder_is_made(tmp_path, capsys, flags, fragment):
+    warcs = inputs(tmp_path / "in", 1)
+    out = tmp_path / "new" / "out"
+    one_error_line(capsys, ["preprocess", *warcs, "-o", str(out), *flags], fragment)
+    one_error_line(capsys, ["preprocess", str(tmp_path / "missing.warc.gz"), "-o", str(out)], "no such file")
+    assert not (tmp_path / "new").exists()
+
+
 def test_a_stale_temporary_file_of_webprunes_is_removed_and_a_lookalike_stays(tmp_path):
     warcs = inputs(tmp_path / "in")
     out = tmp_path / "out"
