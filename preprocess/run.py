@@ -7,12 +7,16 @@ redoes only the rest and the collection comes out byte-identical.
 
 Order: options, inputs and the executor (a bad ``--address``) are checked, and the
 output folder is checked read-only (:mod:`preprocess.claim`), before anything is
-written; then the folder is locked for this run (:mod:`preprocess.lock`) and taken.
+written; the folder is locked for this run (:mod:`preprocess.lock`; an existing one
+before the executor starts) and then taken.
 """
 from __future__ import annotations
 
 import logging
 import time
+from contextlib import ExitStack
+
+import pyarrow.fs as pafs
 
 from preprocess.claim import prepare, remove_stale
 from preprocess.executor import Failure, make_executor
@@ -81,7 +85,12 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
     lock = OutputLock(out.fs, out.root, out.uri, job.run)
     lock.check()  # read-only: a busy or foreign folder is refused before Ray starts
     prepare(out, job, plan(sources, job), overwrite, apply=False, passes=passes)
-    with SigtermInterrupts() as sigterm:
+    with SigtermInterrupts() as sigterm, ExitStack() as held:
+        # an existing folder is locked at once (a concurrent run is refused in well under a second); a new one
+        # is made only once the executor has started (a bad --address leaves nothing behind)
+        early = out.fs.get_file_info(out.root).type == pafs.FileType.Directory
+        if early:
+            held.enter_context(lock)
         try:
             with sigterm.starting_ray():
                 executor = make_executor(run.executor, run.workers, run.address, max_retries=max_retries,
@@ -91,10 +100,11 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
             raise
         stopped = False
         try:
-            out.mkdirs()
-            with lock:
-                prepare(out, job, plan(sources, job), overwrite, apply=True, passes=passes)
-                return _run(out, sources, found, job, executor, passes, progress, wall0, cpu0)
+            if not early:
+                out.mkdirs()
+                held.enter_context(lock)
+            prepare(out, job, plan(sources, job), overwrite, apply=True, passes=passes)
+            return _run(out, sources, found, job, executor, passes, progress, wall0, cpu0)
         except KeyboardInterrupt:
             stopped = True
             raise
