@@ -175,8 +175,11 @@ def train_crawl(inputs: list[str], output: str, order: int = 3, labels: LabelOpt
     sources = discover(inputs)
     key = digest("train-crawl", order, labels.__dict__, sample_docs, code_id(), [s.identity for s in sources])[:16]
     if (target / CARD).is_file():
-        old = json.loads((target / CARD).read_text(encoding="utf-8"))
-        if old.get("key") == key:
+        try:
+            old = json.loads((target / CARD).read_text(encoding="utf-8"))
+        except ValueError:
+            old = {}
+        if isinstance(old, dict) and old.get("key") == key:
             log.info("%s already holds this model (same inputs, options and code): not trained again", target)
             return old
     target.mkdir(parents=True, exist_ok=True)
@@ -198,6 +201,12 @@ def _train(sources, target: Path, out: OutputDir, key: str, order: int, labels, 
     from preprocess.work import learn_unit
 
     if (target / CARD).is_file():  # an earlier model of other inputs or options: it is replaced
+        try:
+            ours = json.loads((target / CARD).read_text(encoding="utf-8")).get("kind") == "contrastive"
+        except (ValueError, AttributeError):
+            ours = False
+        if not ours:
+            raise ValueError(f"{target / CARD} is not a webprune model card; choose another --output")
         (target / CARD).unlink()
     t0, c0 = time.perf_counter(), time.process_time()
     job = Job(opts, out.uri, batch_size=64)
