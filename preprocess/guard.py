@@ -11,6 +11,11 @@ past ``page_timeout`` -- Ray retries the unit, and the retry reads the marker:
   ``failed.native_crash`` (or ``failed.timeout`` when the watchdog ended it) and
   skipped; everything else is cleaned as usual.
 
+Only attempts of the same run count: a marker carries its run's id, and Ray's retries
+run within one run. A marker left by another run -- one stopped by Ctrl-C, SIGTERM or
+``kill -9``, whose workers were ended with it -- says nothing about its records: that
+attempt was cancelled, not crashed, and the unit is simply done again from the start.
+
 Two retries find a poison record (batch, then the record). The Python watchdog
 writes its note and exits the process; a stall inside C code that holds the GIL is
 ended by ``faulthandler``'s own thread a little later (counted as a crash).
@@ -73,10 +78,15 @@ class _Watchdog:
 
 
 class AttemptGuard:
-    def __init__(self, out: OutputDir, unit_key: str, source: str, page_timeout: float, watchdog: bool = True):
-        self.out, self.name, self.source = out, f"{unit_key}.json", source
+    def __init__(self, out: OutputDir, unit_key: str, source: str, page_timeout: float, watchdog: bool = True,
+                 run: str = ""):
+        self.out, self.name, self.source, self.run = out, f"{unit_key}.json", source, run
         self.page_timeout = page_timeout
         self.state = out.read_json("work", self.name) or {}
+        self.cancelled = bool(self.state) and self.state.get("run", "") != run
+        if self.cancelled:  # another run's attempt, stopped with its run: no evidence against any record
+            log.info("%s: an attempt of an earlier, stopped run is redone from the start", source)
+            self.state = {}
         self.lost = int(self.state.get("attempt", 0))  # earlier attempts of this unit that died
         self.poison = {int(k): v for k, v in self.state.get("poison", {}).items()}
         self._inflight: dict = {}
@@ -97,8 +107,8 @@ class AttemptGuard:
         self._write(self._inflight)
 
     def _write(self, inflight: dict) -> None:
-        self.out.write_json({"attempt": self.lost + 1, "poison": self.poison, "suspect": self.suspect,
-                             "inflight": inflight}, "work", self.name)
+        self.out.write_json({"run": self.run, "attempt": self.lost + 1, "poison": self.poison,
+                             "suspect": self.suspect, "inflight": inflight}, "work", self.name)
 
     def note_timeout(self) -> None:
         if self._inflight:

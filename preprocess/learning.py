@@ -63,11 +63,12 @@ class LearningPass:
         return state
 
 
-def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats) -> tuple[Job, dict]:
-    """Run the passes ``job.opts`` needs; returns the job with their artefact digests, and a report."""
+def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats,
+          extra: tuple[str, ...] = ()) -> tuple[Job, dict]:
+    """Run ``extra`` and the passes ``job.opts`` needs; returns the job with their artefact digests, and a report."""
     report: dict = {}
     inputs = [u.source.identity for u in units]
-    for ref in learning_passes(job.opts):
+    for ref in (*extra, *learning_passes(job.opts)):
         learner = step_class(ref)(job.opts)
         key = digest(ref, job.opts.to_dict(), model_files(job.opts), code_id(), inputs, job.learned)[:16]
         saved = out.read_json("learned", f"{learner.name}.json")

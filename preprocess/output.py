@@ -2,6 +2,8 @@
 
 Layout::
 
+    OUT/.webprune-files.jsonl every file webprune wrote here (:mod:`preprocess.owned`); nothing else is touched
+    OUT/.webprune.lock        the run that holds the folder (:mod:`preprocess.lock`)
     OUT/run.json              the options and code the folder was made with (resume refuses others)
     OUT/collection/NNNNN-<source>.jsonl[.gz]   one shard per input file (Pyserini JsonCollection)
     OUT/units/NNNNN.json      one entry per finished unit: its key, shard, documents and stats
@@ -10,31 +12,22 @@ Layout::
     OUT/outcomes/NNNNN.tsv.gz every record's id and outcome (with --outcomes)
     OUT/manifest.json, OUT/stats.json   written by the driver at the end
 
-Every file is written to ``NAME.tmp`` and moved into place, so a reader never sees half
-a file; a shard plus its unit entry, both carrying the unit key, is what "complete" means.
-Nothing outside these names is ever deleted.
+Every file is written to ``NAME.wp-<pid>-<random>.tmp`` and moved into place, so a reader
+never sees half a file; a shard plus its unit entry, both carrying the unit key, is what
+"complete" means. Only files listed in OUT/.webprune-files.jsonl are ever replaced or deleted.
 """
 from __future__ import annotations
 
 import json
-import os
 import re
-import uuid
 
 import pyarrow.fs as pafs
 from isal import igzip
 
+from preprocess.owned import RECORD, OwnedFiles, temporary_name as _tmp
 from preprocess.sources import filesystem, join
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-OWN = ("run.json", "manifest.json", "stats.json", "collection", "units", "learned", "work", "outcomes")
-SHARD = re.compile(r"^\d{5}-.*\.jsonl(\.gz)?(\.[0-9a-f]+\.tmp)?$")
-
-
-def _tmp(final: str) -> str:
-    """A temporary name no other writer uses: a unit redone while an orphan of a killed run still writes it
-    must not share its file (each moves a complete file into place; the last one wins, with the same bytes)."""
-    return f"{final}.{os.getpid():x}{uuid.uuid4().hex[:8]}.tmp"
 
 
 def shard_name(index: int, source_name: str, compress: bool) -> str:
@@ -42,9 +35,13 @@ def shard_name(index: int, source_name: str, compress: bool) -> str:
 
 
 class OutputDir:
-    def __init__(self, uri: str):
+    """OUT on its filesystem. The driver attaches ``owned`` (the record of webprune's files): then every file it
+    writes is listed first, and one that exists unlisted is refused. Workers write names the driver listed."""
+
+    def __init__(self, uri: str, owned: OwnedFiles | None = None):
         self.uri = str(uri)
         self.fs, self.root = filesystem(self.uri)
+        self.owned = owned
 
     def path(self, *parts: str) -> str:
         return join(self.root, *parts)
@@ -63,8 +60,16 @@ class OutputDir:
         info = self.fs.get_file_info(pafs.FileSelector(self.path(*parts), allow_not_found=True))
         return sorted(f.base_name for f in info)
 
+    def files(self) -> set[str]:
+        """Every file under OUT, relative to it."""
+        base = self.root.rstrip("/") + "/"
+        info = self.fs.get_file_info(pafs.FileSelector(self.root, recursive=True, allow_not_found=True))
+        return {f.path[len(base):] for f in info if f.type == pafs.FileType.File and f.path.startswith(base)}
+
     # -- whole files, written atomically -----------------------------------------------------------------
     def write_bytes(self, data: bytes, *parts: str) -> None:
+        if self.owned is not None:
+            self.owned.claim(["/".join(parts)])
         final = self.path(*parts)
         tmp = _tmp(final)
         try:
@@ -87,28 +92,28 @@ class OutputDir:
             return None
 
     def delete(self, *parts: str) -> None:
+        """Delete one file of webprune's (a name the driver listed); never a folder."""
         path = self.path(*parts)
-        info = self.fs.get_file_info(path)
-        if info.type == pafs.FileType.Directory:
-            self.fs.delete_dir(path)
-        elif info.type == pafs.FileType.File:
+        if self.fs.get_file_info(path).type == pafs.FileType.File:
             self.fs.delete_file(path)
 
-    def remove_temporary(self) -> None:
-        """Half-written files of an interrupted run (their units are redone)."""
-        for folder in ("collection", "units", "learned", "work"):
-            for name in self.listdir(folder):
-                if name.endswith(".tmp"):
-                    self.delete(folder, name)
+    def delete_owned(self, names) -> None:
+        """Delete files webprune listed (the driver); names it did not list are left alone."""
+        names = [n for n in names if self.owned is not None and self.owned.owns(n) and n != RECORD]
+        for n in names:
+            self.delete(n)
+        if self.owned is not None:
+            self.owned.discard(names)
+
+    def remove_temporary(self, existing: set[str]) -> None:
+        """Half-written files of an interrupted run (their units are redone): only ``<listed name>.wp-*.tmp``."""
+        for name in sorted(existing):
+            if self.owned is not None and self.owned.owns_temporary(name):
+                self.delete(name)
 
     def delete_own(self) -> None:
         """Remove what webprune wrote here (``--overwrite``); other files in the folder stay."""
-        for name in OWN:
-            if name != "collection":
-                self.delete(name)
-        for name in self.listdir("collection"):
-            if SHARD.match(name):
-                self.delete("collection", name)
+        self.delete_owned(sorted(self.owned.names) if self.owned is not None else [])
 
     # -- shards ------------------------------------------------------------------------------------------
     def open_shard(self, name: str, compress: bool) -> "ShardFile":

@@ -2,19 +2,31 @@
 
 The driver holds unit descriptors, results and counters only -- never a record.
 Units that an earlier run finished (same key, shard and entry in place) are
-skipped, so running the same command again after ``kill -9`` redoes only the rest
-and the collection comes out byte-identical.
+skipped, so running the same command again after Ctrl-C, SIGTERM or ``kill -9``
+redoes only the rest and the collection comes out byte-identical.
+
+Order: options, inputs and the executor (a bad ``--address``) are checked, and the
+output folder is checked read-only (:mod:`preprocess.claim`), before anything is
+written; the folder is locked for this run (:mod:`preprocess.lock`; an existing one
+before the executor starts) and then taken.
 """
 from __future__ import annotations
 
 import logging
 import time
+from contextlib import ExitStack
 
+import pyarrow.fs as pafs
+
+from preprocess.claim import prepare, remove_stale
 from preprocess.executor import Failure, make_executor
 from preprocess.filters.prune import deciles
+from preprocess.ids import CENSUS, needs_census
+from preprocess.interrupt import SigtermInterrupts, stop_ray
 from preprocess.learning import learn
+from preprocess.lock import OutputLock, new_run_id
 from preprocess.options import CleanOptions, RunOptions
-from preprocess.output import SHARD, OutputDir
+from preprocess.output import OutputDir
 from preprocess.progress import Progress
 from preprocess.sources import discover
 from preprocess.stats import Stats, peak_rss_mb
@@ -22,32 +34,6 @@ from preprocess.units import Job, UnitResult, WorkUnit, code_id, plan
 from preprocess.work import clean_unit, count_unit
 
 log = logging.getLogger("webprune.preprocess")
-
-
-class OutputInUse(ValueError):
-    """The output folder holds a run made with other options or code."""
-
-
-def check_run_record(out: OutputDir, job: Job, overwrite: bool) -> None:
-    """Refuse a folder made with other options or code (unless ``overwrite``); then record ours."""
-    record = {"options": job.opts.to_dict(), "compress": job.compress, "code": code_id()}
-    old = out.read_json("run.json")
-    if old is not None and {k: old.get(k) for k in record} != record:
-        if not overwrite:
-            changed = sorted(k for k in record["options"] if (old.get("options") or {}).get(k) != record["options"][k])
-            what = ", ".join(changed) or ("the cleaning code" if old.get("code") != record["code"] else "compression")
-            raise OutputInUse(f"{out.uri} holds a run made with other settings ({what}); choose another --output, "
-                              "or add --overwrite to replace webprune's files there (nothing else is deleted)")
-        log.warning("--overwrite: removing the earlier run's shards, entries and artefacts from %s", out.uri)
-        out.delete_own()
-    elif old is None and out.listdir("collection") and not overwrite:
-        if any(SHARD.match(n) for n in out.listdir("collection")):
-            raise OutputInUse(f"{out.uri}/collection holds shards of an unknown run; choose another --output, or "
-                              "add --overwrite")
-    for folder in ("collection", "units", "work", "learned"):
-        out.mkdirs(folder)
-    out.remove_temporary()
-    out.write_json(record, "run.json")
 
 
 def _finished(out: OutputDir, unit: WorkUnit) -> UnitResult | None:
@@ -58,18 +44,6 @@ def _finished(out: OutputDir, unit: WorkUnit) -> UnitResult | None:
         return None
     return UnitResult(unit.index, unit.key, unit.shard, entry["documents"], entry["shard_bytes"], entry["stats"],
                       entry.get("node", ""), reused=True)
-
-
-def _remove_stale(out: OutputDir, units: list[WorkUnit]) -> None:
-    """Shards and entries of units that are no longer planned (another input list) go; others' files stay."""
-    keep = {u.shard for u in units}
-    for name in out.listdir("collection"):
-        if SHARD.match(name) and name not in keep:
-            out.delete("collection", name)
-    entries = {u.entry for u in units}
-    for name in out.listdir("units"):
-        if name.endswith(".json") and name not in entries:
-            out.delete("units", name)
 
 
 def _failed_unit(unit: WorkUnit, failure: Failure, executor, job: Job) -> UnitResult:
@@ -101,37 +75,71 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
     opts = (opts or CleanOptions()).check_files()
     run = (run or RunOptions()).check()
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    sources = discover(inputs)
+    found: dict = {}
+    sources = discover(inputs, found)
     out = OutputDir(str(output))
-    out.mkdirs()
     # in this process (--executor local) nothing could retry a unit: no watchdog ends it
     job = Job(opts, out.uri, run.compress, run.batch_size, page_timeout=page_timeout if run.executor == "ray" else 0,
-              outcomes=run.outcomes)
-    check_run_record(out, job, overwrite)
-    executor = make_executor(run.executor, run.workers, run.address, max_retries=max_retries, max_calls=max_calls)
+              outcomes=run.outcomes, run=new_run_id())
+    passes = (CENSUS,) if needs_census(sources) else ()
+    lock = OutputLock(out.fs, out.root, out.uri, job.run)
+    lock.check()  # read-only: a busy or foreign folder is refused before Ray starts
+    prepare(out, job, plan(sources, job), overwrite, apply=False, passes=passes)
+    with SigtermInterrupts() as sigterm, ExitStack() as held:
+        # an existing folder is locked at once (a concurrent run is refused in well under a second); a new one
+        # is made only once the executor has started (a bad --address leaves nothing behind)
+        early = out.fs.get_file_info(out.root).type == pafs.FileType.Directory
+        if early:
+            held.enter_context(lock)
+        try:
+            with sigterm.starting_ray():
+                executor = make_executor(run.executor, run.workers, run.address, max_retries=max_retries,
+                                         max_calls=max_calls)
+        except KeyboardInterrupt:
+            stop_ray()
+            raise
+        stopped = False
+        try:
+            if not early:
+                out.mkdirs()
+                held.enter_context(lock)
+            prepare(out, job, plan(sources, job), overwrite, apply=True, passes=passes)
+            return _run(out, sources, found, job, executor, passes, progress, wall0, cpu0)
+        except KeyboardInterrupt:
+            stopped = True
+            raise
+        finally:
+            executor.close()
+            if stopped:  # Ctrl-C or SIGTERM: no task of this run goes on writing
+                stop_ray()
+
+
+def _run(out: OutputDir, sources, found: dict, job: Job, executor, passes, progress, wall0: float,
+         cpu0: float) -> dict:
     startup = time.perf_counter() - wall0
     stats = Stats()
+    for key, items in found.items():  # inputs given twice, symlink loops (sources.discover)
+        stats.update(f"inputs.{key}", len(items))
+        for item in items[:Stats.MAX_EXAMPLES]:
+            stats.note(f"inputs.{key}", item)
+    job, learned = learn(job, plan(sources, job), executor, out, stats, extra=passes)
+    units = plan(sources, job)
+    remove_stale(out, units, job)
+    results = {u.index: r for u in units if (r := _finished(out, u)) is not None}
+    todo = [u for u in units if u.index not in results]
+    if results:
+        log.info("resuming: %d of %d units already done in %s", len(results), len(units), out.uri)
+    bar = Progress(units, results.values(), executor, enabled=progress)
+    clean0 = time.perf_counter()
     try:
-        job, learned = learn(job, plan(sources, job), executor, out, stats)
-        units = plan(sources, job)
-        _remove_stale(out, units)
-        results = {u.index: r for u in units if (r := _finished(out, u)) is not None}
-        todo = [u for u in units if u.index not in results]
-        if results:
-            log.info("resuming: %d of %d units already done in %s", len(results), len(units), out.uri)
-        bar = Progress(units, results.values(), executor, enabled=progress)
-        clean0 = time.perf_counter()
-        try:
-            for unit, result in executor.map(clean_unit, todo, shared=job, tick=bar.tick):
-                if isinstance(result, Failure):
-                    result = _failed_unit(unit, result, executor, job)
-                results[unit.index] = result
-                bar.unit_done(unit, result)
-        finally:
-            bar.close()
-        clean_wall = time.perf_counter() - clean0
+        for unit, result in executor.map(clean_unit, todo, shared=job, tick=bar.tick):
+            if isinstance(result, Failure):
+                result = _failed_unit(unit, result, executor, job)
+            results[unit.index] = result
+            bar.unit_done(unit, result)
     finally:
-        executor.close()
+        bar.close()
+    clean_wall = time.perf_counter() - clean0
     for i in sorted(results):
         stats.merge(Stats.from_state(results[i].stats))
     stats.add_time("preprocess_driver", time.perf_counter() - wall0, time.process_time() - cpu0)

@@ -2,11 +2,17 @@
 
 A :class:`Source` is one input file (or a folder of loose ``.html`` pages): one unit
 of work, one output shard. Its identity (URI, size, modification time) goes into the
-unit's key, so a changed input is redone on resume.
+unit's key, so a changed input is redone on resume. Each file is read once: on a
+local disk files are told apart by device and inode (a file given twice, through a
+symbolic or hard link, as ``d/../d/f``, or inside a folder also given), and a folder
+reached again through a link is not entered twice (link loops end).
 """
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
+import stat
 from dataclasses import dataclass
 
 import pyarrow.fs as pafs
@@ -22,8 +28,6 @@ def filesystem(uri: str) -> tuple[pafs.FileSystem, str]:
     """(filesystem, path inside it) for a local path or a URI."""
     if "://" in uri:
         return pafs.FileSystem.from_uri(uri)
-    import os
-
     return pafs.LocalFileSystem(), os.path.abspath(uri)
 
 
@@ -33,12 +37,14 @@ def join(base: str, *parts: str) -> str:
 
 @dataclass(frozen=True)
 class Source:
-    """One input: kind warc | tar | htmldir, its URI (or absolute local path), size and mtime."""
+    """One input: kind warc | tar | htmldir, its URI (or absolute local path), size and mtime. An htmldir holds
+    the paths of its pages, relative to it (each file once, even when reached twice)."""
 
     kind: str
     uri: str
     size: int = 0
     mtime_ns: int = 0
+    members: tuple[str, ...] = ()
 
     @property
     def filename(self) -> str:
@@ -54,7 +60,10 @@ class Source:
 
     @property
     def identity(self) -> list:
-        return [self.kind, self.uri, self.size, self.mtime_ns]
+        ident = [self.kind, self.uri, self.size, self.mtime_ns]
+        if self.members:
+            ident.append(hashlib.sha1("\0".join(self.members).encode("utf-8", "surrogatepass")).hexdigest())
+        return ident
 
     def open(self):
         """A binary input stream (seekable for local files)."""
@@ -82,39 +91,127 @@ def _mtime(info: pafs.FileInfo) -> int:
     return int(info.mtime_ns or 0) if info.mtime is not None else 0
 
 
-def discover(inputs: list[str]) -> list[Source]:
-    """Expand files and folders into sources, in a stable order. Raises ValueError/FileNotFoundError saying what to do."""
+@dataclass(frozen=True)
+class _File:
+    path: str
+    size: int
+    mtime_ns: int
+    key: tuple | str          # (device, inode) on a local disk, the path elsewhere: the same file, however reached
+
+
+def _walk_local(root: str, found: dict) -> list[_File]:
+    """Every file under ``root``, following symbolic links, each folder entered once (a link loop ends)."""
+    files, folders = [], {}
+    for here, dirs, names in os.walk(root, followlinks=True, onerror=lambda e: _note(found, "unreadable", str(e))):
+        st = os.stat(here)
+        if (st.st_dev, st.st_ino) in folders:
+            _note(found, "folders_reached_twice", f"{here} (the folder {folders[st.st_dev, st.st_ino]})")
+            dirs[:] = []
+            continue
+        folders[st.st_dev, st.st_ino] = here
+        for n in names:
+            path = os.path.join(here, n)
+            try:
+                st = os.stat(path)
+            except OSError:
+                _note(found, "broken_links", path)
+                continue
+            if stat.S_ISREG(st.st_mode):
+                files.append(_File(path, st.st_size, st.st_mtime_ns, (st.st_dev, st.st_ino)))
+    return files
+
+
+def _note(found: dict, key: str, what: str) -> None:
+    found.setdefault(key, []).append(what)
+
+
+def html_members(uri: str, found: dict | None = None) -> tuple[str, ...]:
+    """The .html/.htm pages under a folder, relative to it, each file once (discovery's listing)."""
+    found = {} if found is None else found
+    fs, root = filesystem(uri)
+    files, seen, members = _listing(fs, root, found), set(), []
+    for f in files:
+        if f.path.lower().endswith(HTML_SUFFIXES) and f.key not in seen:
+            seen.add(f.key)
+            members.append(f.path[len(root.rstrip("/")) + 1:])
+    return tuple(members)
+
+
+def _listing(fs: pafs.FileSystem, root: str, found: dict) -> list[_File]:
+    """The files under a folder, in a stable order (by path components)."""
+    if isinstance(fs, pafs.LocalFileSystem):
+        files = _walk_local(root, found)
+    else:
+        files = [_File(f.path, f.size or 0, _mtime(f), f.path)
+                 for f in fs.get_file_info(pafs.FileSelector(root, recursive=True)) if f.type == pafs.FileType.File]
+    return sorted(files, key=lambda f: f.path.split("/"))
+
+
+def _file_key(fs: pafs.FileSystem, path: str) -> tuple | str:
+    if isinstance(fs, pafs.LocalFileSystem):
+        st = os.stat(path)
+        return st.st_dev, st.st_ino
+    return path
+
+
+def discover(inputs: list[str], found: dict | None = None) -> list[Source]:
+    """Expand files and folders into sources, in a stable order, each file once (however often it is reached:
+    given twice, through a link, inside a folder also given; link loops end). ``found``, if given, collects what
+    was left out: ``duplicates``, ``folders_reached_twice``, ``broken_links``, ``unreadable``.
+    Raises ValueError/FileNotFoundError saying what to do."""
     if isinstance(inputs, (str, bytes)):
         raise ValueError("inputs must be a list of paths or URIs, not one string")
+    found = {} if found is None else found
     out: list[Source] = []
+    seen: dict = {}  # file key -> the path it was first read as
+
+    def first(key, path: str) -> bool:
+        if key in seen:
+            _note(found, "duplicates", f"{path} (given more than once)" if seen[key] == path else
+                  f"{path} (the same file as {seen[key]})")
+            return False
+        seen[key] = path
+        return True
+
     for item in map(str, inputs):
         fs, path = filesystem(item)
         info = fs.get_file_info(path)
         if info.type == pafs.FileType.Directory:
-            html, html_bytes, ignored = False, 0, []
-            files = [f for f in fs.get_file_info(pafs.FileSelector(path, recursive=True))
-                     if f.type == pafs.FileType.File]
-            for f in sorted(files, key=lambda f: f.path.split("/")):
-                kind = _kind(f.base_name)
-                if kind:
-                    out.append(Source(kind, _uri(fs, f.path, item), f.size or 0, _mtime(f)))
-                elif f.base_name.lower().endswith(HTML_SUFFIXES):
-                    html, html_bytes = True, html_bytes + (f.size or 0)
+            members, html_bytes, ignored = [], 0, []
+            for f in _listing(fs, path, found):
+                name = f.path.rsplit("/", 1)[-1]
+                kind = _kind(name)
+                if kind is None and not name.lower().endswith(HTML_SUFFIXES):
+                    ignored.append(name)
+                elif not first(f.key, f.path):
+                    continue
+                elif kind:
+                    out.append(Source(kind, _uri(fs, f.path, item), f.size, f.mtime_ns))
                 else:
-                    ignored.append(f.base_name)
+                    members.append(f.path[len(path.rstrip("/")) + 1:])
+                    html_bytes += f.size
             if ignored:
                 log.warning("%s: ignoring %d file(s) that are neither archives nor .html pages: %s%s", item,
                             len(ignored), ", ".join(ignored[:5]), " ..." if len(ignored) > 5 else "")
-            if html:
-                out.append(Source("htmldir", _uri(fs, path, item), html_bytes, _mtime(info)))
+            if members:
+                out.append(Source("htmldir", _uri(fs, path, item), html_bytes, _mtime(info), tuple(members)))
         elif info.type == pafs.FileType.File:
             kind = _kind(info.base_name)
             if kind is None:
                 raise ValueError(f"{item}: not a .warc/.warc.gz/.arc/.arc.gz/.wet.gz/.tar.gz file or a folder; "
                                  "pass archives, tar files of .html pages, or folders of them")
-            out.append(Source(kind, _uri(fs, path, item), info.size or 0, _mtime(info)))
+            if first(_file_key(fs, path), path):
+                out.append(Source(kind, _uri(fs, path, item), info.size or 0, _mtime(info)))
         else:
             raise FileNotFoundError(f"{item}: no such file or folder")
+    for key, what in (("duplicates", "input file(s) reached more than once (given twice, through a link, or "
+                                     "inside a folder also given) are read once"),
+                      ("folders_reached_twice", "folder(s) reached a second time through a link (a loop?) are "
+                                                "read once"),
+                      ("broken_links", "link(s) lead nowhere and are left out"),
+                      ("unreadable", "folder(s) could not be listed")):
+        if found.get(key):
+            log.warning("%d %s, e.g. %s", len(found[key]), what, found[key][0])
     if not out:
         raise ValueError(f"no WARC/ARC archives, tar files or .html pages found in {', '.join(map(str, inputs))}")
     return out

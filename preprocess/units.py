@@ -60,6 +60,7 @@ class Job:
     learned: dict = field(default_factory=dict)  # learning pass name -> artefact digest (OUT/learned/<name>.json)
     page_timeout: float = 60.0    # seconds one page (one batch, until a crash narrows it) may take
     outcomes: bool = False        # write each record's outcome to OUT/outcomes/
+    run: str = ""                 # this run's id: attempt markers of other runs are cancelled ones (guard.py)
 
     @property
     def key(self) -> str:

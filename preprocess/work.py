@@ -105,13 +105,16 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
     if job.outcomes:
         stats.ledger = []
     report = _Reporter(progress)
-    guard = AttemptGuard(out, unit.key, unit.source.uri, job.page_timeout)
+    guard = AttemptGuard(out, unit.key, unit.source.uri, job.page_timeout, run=job.run)
+    if guard.cancelled:
+        stats.update("units.cancelled_attempts_redone")
     if guard.lost:
         stats.update("units.retried")
         stats.update("units.attempts_lost", guard.lost)
     shard = out.open_shard(unit.shard, job.compress)
     try:
-        records = timed_records(read_source(unit.source, stats, job.opts.max_bytes), stats)
+        renames = (load_learned(job).get("page_ids") or {}).get("renamed", {}).get(str(unit.index))
+        records = timed_records(read_source(unit.source, stats, job.opts.max_bytes, renames=renames), stats)
         for batch in guard.batches(records, job.batch_size, stats):
             t0 = time.perf_counter()
             docs = pipe.run(batch, stats)

@@ -196,7 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
     options.add_arguments(s.add_argument_group("execution"), options.RunOptions)
     s.add_argument("--local", action="store_true", help="the same as --executor local")
     s.add_argument("--overwrite", action="store_true",
-                   help="replace an earlier run made with other settings in --output (only webprune's own files)")
+                   help="replace an earlier run made with other settings in --output, or write into a folder that "
+                        "holds other files; only webprune's own files are ever replaced or deleted")
     s.add_argument("--page-timeout", type=float, default=60.0,
                    help="seconds a batch, then a single page, may take before its worker is ended and the page "
                         "is failed alone (default: 60)")
@@ -337,11 +338,16 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
     if a.verbose == 0:
         logging.getLogger("webprune").setLevel(logging.INFO)
+    from preprocess.interrupt import SigtermInterrupts, exit_status
+
     try:
-        return a.func(a)
-    except KeyboardInterrupt:
-        print(f"webprune {a.command}: interrupted", file=sys.stderr)
-        return 130
+        with SigtermInterrupts():  # SIGTERM stops a command as Ctrl-C does
+            return a.func(a)
+    except KeyboardInterrupt as exc:
+        resumable = a.command in ("preprocess", "run", "lm", "example")
+        print(f"webprune {a.command}: interrupted" + ("; run the same command again to resume" if resumable else ""),
+              file=sys.stderr)
+        return exit_status(exc)
     except USER_ERRORS as exc:
         if a.debug:
             raise

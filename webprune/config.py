@@ -88,12 +88,28 @@ class Experiment:
         return self.eval.baseline or self.variants[0].name
 
 
+def plain_name(value, where: str) -> str:
+    """A name that becomes a file or folder name (runs/NAME, runs/VARIANT.txt): no path in it."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{where} must be a non-empty string")
+    if value in (".", "..") or any(c in value for c in "/\\") or any(ord(c) < 32 for c in value):
+        raise ValueError(f"{where} {value!r} must be a plain name, not a path (no '/', '\\', control characters, "
+                         "and not '.' or '..'); choose e.g. " + repr(_plain(value)))
+    return value
+
+
+def _plain(value: str) -> str:
+    out = "".join("-" if c in "/\\" or ord(c) < 32 else c for c in value).strip("-. ")
+    return out or "experiment"
+
+
 def _variant(data, i: int, models: dict) -> Variant:
     where = f"[[variants]] #{i + 1}" + (f" {data.get('name')!r}" if isinstance(data, dict) and "name" in data else "")
     if not isinstance(data, dict):
         raise ValueError(f"{where} must be a table")
     if "name" not in data:
         raise ValueError(f"{where} needs a name")
+    plain_name(data["name"], f"{where}: name")
     extra = {k: check_type(data[k], hint, f"{where}.{k}") for k, hint in _VARIANT_KEYS.items() if k in data}
     clean = {k: v for k, v in data.items() if k not in _VARIANT_KEYS}
     valid = [f.name for f in dataclasses.fields(CleanOptions)] + list(_VARIANT_KEYS)
@@ -131,9 +147,7 @@ def parse_config(data: dict, base: Path, default_name: str) -> Experiment:
     parse_metrics(ev.metrics)
     if ev.baseline is not None and ev.baseline not in names:
         raise ValueError(f"[eval] baseline {ev.baseline!r} is not a variant{closest(ev.baseline, names)}")
-    name = data.get("name", default_name)
-    if not isinstance(name, str) or not name:
-        raise ValueError("config: name must be a non-empty string")
+    name = plain_name(data.get("name", default_name), "config: name")
     search = section(Search, data.get("search", {}), "[search]")
     check_search(search, base)
     for v in variants:

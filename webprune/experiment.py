@@ -12,7 +12,10 @@
 
 Outputs go to OUTPUT/: ``collections/<key>/``, ``indexes/<key>/``, ``runs/<variant>.txt``,
 ``results.md``, ``results.json``, ``report.md``, ``report.html`` and ``plots/`` (:mod:`eval.paper`),
-``load-queries.tsv`` (the timed query load).
+``load-queries.tsv`` (the timed query load), ``cleaning.json`` (``[cleaning]``).
+
+What the experiment owns there, and the only files it replaces or deletes: :mod:`webprune.experiment_output`.
+One run at a time holds OUTPUT (:mod:`preprocess.lock`).
 """
 from __future__ import annotations
 
@@ -31,17 +34,20 @@ from eval.paper import cleaning_eval, write_report
 from eval.report import evaluate, markdown_table, write_json
 from index.build import STATS_FILE, build_index
 from preprocess.executor import make_executor
+from preprocess.interrupt import SigtermInterrupts, stop_ray
+from preprocess.lock import OutputLock
 from preprocess.options import CleanOptions
+from preprocess.output import OutputDir
 from preprocess.run import run_preprocess
 from preprocess.units import code_id, model_files
 from search.load import load_queries, summarise, timed_searches, write_queries
 from search.models import RetrievalModel
 from search.qld import run_search
 from search.topics import read_topics
-from webprune.config import Experiment, Variant
+from webprune.config import Experiment, Variant, plain_name
+from webprune.experiment_output import ENERGY_FILE, check_output, list_new_plots, output_files, take_output
 
 log = logging.getLogger("webprune.experiment")
-ENERGY_FILE = "webprune-energy.json"
 
 
 # -- plan ---------------------------------------------------------------------------------------------------------
@@ -141,7 +147,8 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
     rows: dict = {}
     if exp.preprocess.executor == "ray" and any(not (s.collection / "stats.json").exists() for s in steps):
         # Ray's start-up is the session's, not the first variant's: start it before any stage is measured
-        ray = make_executor("ray", exp.preprocess.workers, exp.preprocess.address)
+        with SigtermInterrupts() as sigterm, sigterm.starting_ray():
+            ray = make_executor("ray", exp.preprocess.workers, exp.preprocess.address)
         pids = {p for _, p in ray.map(warm_worker, range(2 * ray.workers)) if isinstance(p, int)}  # + imports
         log.info("Ray started: %d worker process(es) warmed up", len(pids))
         ray.close()
@@ -153,8 +160,7 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
             row["preprocess_energy"] = _energy(s.collection / ENERGY_FILE)
         else:
             log.info("[%s] preprocess %s", s.variant.name, ", ".join(s.inputs))
-            shutil.rmtree(s.collection, ignore_errors=True)
-            with Meter(*_cc(exp)) as m:
+            with Meter(*_cc(exp)) as m:  # a collection folder left by an interrupted run is resumed
                 row["preprocess"] = run_preprocess(s.inputs, str(s.collection), s.opts, exp.preprocess,
                                                    progress=progress)
             (s.collection / "options.json").write_text(json.dumps(s.opts.to_dict(), indent=1) + "\n")
@@ -164,7 +170,7 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
             row["index_energy"] = _energy(s.index / ENERGY_FILE)
         else:
             log.info("[%s] index -> %s", s.variant.name, s.index)
-            shutil.rmtree(s.index, ignore_errors=True)
+            shutil.rmtree(s.index, ignore_errors=True)  # a half-built index of webprune's (listed whole)
             with Meter(*_cc(exp)) as m:
                 row["index_stats"] = build_index(s.collection, s.index, threads=exp.index.threads)
             row["index_energy"] = _energy(s.index / ENERGY_FILE, m)
@@ -254,11 +260,28 @@ def report(exp: Experiment, out: Path, steps: list[Step], rows: dict) -> dict:
 
 def run_experiment(exp: Experiment, output: str | Path | None = None, fresh: bool = False,
                    progress: bool | None = None) -> dict:
+    for where, name in [("config: name", exp.name), *(("[[variants]] name", v.name) for v in exp.variants)]:
+        plain_name(name, where)
     out = Path(output or Path("runs") / exp.name)
-    if fresh and out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
+    folder = OutputDir(str(out))
+    lock = OutputLock(folder.fs, folder.root, folder.uri)
+    lock.check()  # a busy or foreign OUTPUT is refused before any model is trained or input built
+    check_output(folder, [])
     inputs = inputs_of(exp)
     steps = plan(exp, out, inputs)
-    rows = execute(exp, steps, inputs, progress, out)
-    return report(exp, out, steps, rows)
+    names = output_files(exp, steps, out)
+    check_output(folder, names)  # refused before anything is written
+    with SigtermInterrupts():
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            with lock:
+                owned = take_output(folder, names, fresh)
+                rows = execute(exp, steps, inputs, progress, out)
+                before = folder.files()
+                try:
+                    return report(exp, out, steps, rows)
+                finally:
+                    list_new_plots(folder, owned, before)
+        except KeyboardInterrupt:
+            stop_ray()
+            raise

@@ -158,11 +158,10 @@ def train_crawl(inputs: list[str], output: str, order: int = 3, labels: LabelOpt
                 sample_docs: int | None = 10_000, workers: int | None = None, address: str | None = None,
                 executor: str = "ray", memory: str = "10%") -> dict:
     """Learn a contrastive model from ``inputs`` into the directory ``output``; returns its card."""
-    from preprocess.calibrate import sample_units
-    from preprocess.executor import Failure, make_executor
+    from preprocess.interrupt import SigtermInterrupts, stop_ray
+    from preprocess.lock import OutputLock
     from preprocess.sources import discover
-    from preprocess.units import Job, code_id, digest, plan
-    from preprocess.work import learn_unit
+    from preprocess.units import code_id, digest
 
     labels = labels or LabelOptions()
     if not 2 <= order <= 6:
@@ -176,20 +175,47 @@ def train_crawl(inputs: list[str], output: str, order: int = 3, labels: LabelOpt
     sources = discover(inputs)
     key = digest("train-crawl", order, labels.__dict__, sample_docs, code_id(), [s.identity for s in sources])[:16]
     if (target / CARD).is_file():
-        old = json.loads((target / CARD).read_text(encoding="utf-8"))
-        if old.get("key") == key:
+        try:
+            old = json.loads((target / CARD).read_text(encoding="utf-8"))
+        except ValueError:
+            old = {}
+        if isinstance(old, dict) and old.get("key") == key:
             log.info("%s already holds this model (same inputs, options and code): not trained again", target)
             return old
     target.mkdir(parents=True, exist_ok=True)
-    (target / CARD).unlink(missing_ok=True)
     out = OutputDir(str(target.resolve()))
+    with SigtermInterrupts() as sigterm, OutputLock(out.fs, out.root, out.uri):  # one run per model folder
+        try:
+            return _train(sources, target, out, key, order, labels, opts, sample_docs, workers, address, executor,
+                          memory, sigterm)
+        except KeyboardInterrupt:
+            stop_ray()
+            raise
+
+
+def _train(sources, target: Path, out: OutputDir, key: str, order: int, labels, opts, sample_docs, workers, address,
+           executor: str, memory: str, sigterm) -> dict:
+    from preprocess.calibrate import sample_units
+    from preprocess.executor import Failure, make_executor
+    from preprocess.units import Job, plan
+    from preprocess.work import learn_unit
+
+    if (target / CARD).is_file():  # an earlier model of other inputs or options: it is replaced
+        try:
+            ours = json.loads((target / CARD).read_text(encoding="utf-8")).get("kind") == "contrastive"
+        except (ValueError, AttributeError):
+            ours = False
+        if not ours:
+            raise ValueError(f"{target / CARD} is not a webprune model card; choose another --output")
+        (target / CARD).unlink()
     t0, c0 = time.perf_counter(), time.process_time()
     job = Job(opts, out.uri, batch_size=64)
     units = plan(sources, job)
     chosen = sample_units(units, sample_docs) if sample_docs else units
     quota = math.ceil(sample_docs / len(chosen)) if sample_docs and chosen else 0
     state = {"labels": labels.__dict__, "quota": quota or -1}
-    ex = make_executor(executor, workers, address)
+    with sigterm.starting_ray():
+        ex = make_executor(executor, workers, address)
     partials, failed = {}, []
     try:
         for (_, _, unit), result in ex.map(learn_unit, [("preprocess.lm.crawl:CrawlLines", 0, u) for u in chosen],
@@ -228,7 +254,10 @@ def train_crawl(inputs: list[str], output: str, order: int = 3, labels: LabelOpt
                          "lmplz_wall_s": round(t_lm, 2)},
             "inputs": [s.uri for s in sources], "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     write_card(target, card)
-    out.delete("work")
+    for name in [*state["files"], *(f + ".json" for f in state["files"]), "content.txt", "boilerplate.txt"]:
+        out.delete("work", name)  # the work files it wrote; a folder holding others' files stays
+    if not out.listdir("work"):
+        out.fs.delete_dir(out.path("work"))
     log.info("contrastive %d-gram models from %d pages (%d content / %d boilerplate lines) in %.1f s -> %s",
              order, state["pages"], counts["content"], counts["boilerplate"], card["training"]["wall_s"], target)
     return card

@@ -16,12 +16,14 @@ from preprocess.sources import Source
 from preprocess.stats import Stats
 
 
-def read_source(src: Source, stats: Stats, max_bytes: int = DEFAULT_MAX_BYTES, observe=None) -> Iterator[Document]:
-    """The documents of ``src``; ``observe(**facts)``, if given, hears about every archive record."""
+def read_source(src: Source, stats: Stats, max_bytes: int = DEFAULT_MAX_BYTES, observe=None,
+                renames: dict | None = None) -> Iterator[Document]:
+    """The documents of ``src``; ``observe(**facts)``, if given, hears about every archive record; ``renames``:
+    page ids another unit also has -> their new ids (tar and html pages, :mod:`preprocess.ids`)."""
     if src.kind == "warc":
         with src.open() as raw:
             yield from read_archive(raw, src.filename, src.uri, stats, max_bytes, observe, reopen=src.open)
     elif src.kind == "tar":
-        yield from read_tar(src, stats)
+        yield from read_tar(src, stats, renames)
     else:
-        yield from read_html_dir(src, stats)
+        yield from read_html_dir(src, stats, renames)

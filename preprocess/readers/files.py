@@ -1,19 +1,28 @@
-"""Pages that come as files: a tar of .html pages (ids = file stems), or a folder of them."""
+"""Pages that come as files: a tar of .html pages, or a folder of them. Ids: :mod:`preprocess.ids`.
+
+A tar is read as a stream, twice: first its member names (for unique ids, and to know
+which members hard links point to), then the pages. Every member but a folder is a
+record: an .html/.htm file or hard link becomes a page (a hard link with its target's
+bytes, kept from earlier in the stream; ``failed.broken_link`` when the target is not
+there), any other file is ``skipped.non_html``, a symbolic link ``skipped.symlink`` (a
+link holds no page, and its target may lie outside the tar), a device or fifo
+``skipped.not_a_file``. Names with ``..`` or a leading ``/`` are only read, never
+extracted. A member cut short by the end of the file is ``failed.corrupt``.
+"""
 from __future__ import annotations
 
 import logging
 import tarfile
 import zlib
-from pathlib import PurePosixPath
 from typing import Iterator
 
-import pyarrow.fs as pafs
-
 from preprocess.document import Document
-from preprocess.sources import HTML_SUFFIXES, Source, filesystem
+from preprocess.ids import member_path, page_ids, stem
+from preprocess.sources import HTML_SUFFIXES, Source, filesystem, html_members, join
 from preprocess.stats import Stats
 
 log = logging.getLogger("webprune.preprocess")
+_ERRORS = (tarfile.TarError, OSError, EOFError, zlib.error)
 
 
 def _corrupt(stats: Stats, path: str, offset, exc: Exception, hint: str) -> None:
@@ -23,51 +32,134 @@ def _corrupt(stats: Stats, path: str, offset, exc: Exception, hint: str) -> None
                 path, offset, type(exc).__name__, str(exc).strip().splitlines()[0] if str(exc).strip() else "", hint)
 
 
-def _page(name: str, data: bytes, source: str) -> Document:
-    stem = PurePosixPath(name).name.rsplit(".", 1)[0]
-    return Document(id=stem, url="", source=source, content_type="text/html", raw=data)
+def _is_page(member: tarfile.TarInfo) -> bool:
+    return (member.isfile() or member.islnk()) and member.name.lower().endswith(HTML_SUFFIXES)
 
 
-def read_tar(src: Source, stats: Stats) -> Iterator[Document]:
-    """A tar (optionally gzipped) of .html pages; doc id = file stem (CACM-0001). A member the file ends
-    inside is that member's failure (counted once); damage before any member is one record lost."""
-    member = None
+def _scan(src: Source) -> list[tarfile.TarInfo]:
+    """The members of a tar, headers only, as far as it can be read."""
+    members = []
     try:
         with src.open() as fh, tarfile.open(fileobj=fh, mode="r|*") as tar:
             for member in tar:
-                if not member.isfile():
-                    member = None
-                    continue
-                stats.update("records")
-                if not member.name.lower().endswith(HTML_SUFFIXES):
-                    stats.outcome("skipped", "non_html", example=f"{src.uri}:{member.name}", rid=member.name)
-                    member = None
-                    continue
-                data = tar.extractfile(member).read()
-                name, member = member.name, None
-                yield _page(name, data, src.uri)
-    except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
-        if member is not None:  # counted already: it fails on its own
-            stats.outcome("failed", "corrupt", example=f"{src.uri}:{member.name}: {type(exc).__name__}: {exc}",
-                          rid=member.name)
-            log.warning("%s: member %s is cut short or corrupt (%s); counted as failed.corrupt", src.uri,
-                        member.name, exc)
-        else:
-            _corrupt(stats, src.uri, "tar stream", exc, "the tar file is truncated or corrupt")
+                members.append(member)
+    except _ERRORS:
+        pass  # the reading pass meets the same end and counts it
+    return members
 
 
-def read_html_dir(src: Source, stats: Stats) -> Iterator[Document]:
-    """Every .html/.htm file under a folder (archives there are separate sources)."""
-    fs, root = filesystem(src.uri)
-    files = [f for f in fs.get_file_info(pafs.FileSelector(root, recursive=True))
-             if f.type == pafs.FileType.File and f.base_name.lower().endswith(HTML_SUFFIXES)]
-    for f in sorted(files, key=lambda f: f.path.split("/")):
-        stats.update("records")
+def unit_page_names(src: Source) -> list[str]:
+    """The names of a unit's pages, in reading order (the ids' census)."""
+    if src.kind == "tar":
+        return [m.name for m in _scan(src) if _is_page(m)]
+    return list(src.members or html_members(src.uri))
+
+
+def _renamed(ids: list[str], names: list[str], renames: dict | None, stats: Stats, uri: str) -> list[str]:
+    """The final ids (cross-unit renames applied); pages whose id is not their stem are counted."""
+    out = [(renames or {}).get(i, i) for i in ids]
+    for name, final in zip(names, out):
+        if final != stem(name):
+            stats.update("read.duplicate_id_renamed")
+            stats.note("read.duplicate_id_renamed", f"{uri}:{name} -> {final} (another page has the id {stem(name)})")
+    return out
+
+
+def _link_targets(members: list[tarfile.TarInfo]) -> set[str]:
+    """Members whose bytes a page's hard link needs (through chains of hard links)."""
+    links = {member_path(m.name): member_path(m.linkname) for m in members if m.islnk()}
+    wanted = {links[member_path(m.name)] for m in members if m.islnk() and _is_page(m)}
+    todo = list(wanted)
+    while todo:
+        target = links.get(todo.pop())
+        if target is not None and target not in wanted:
+            wanted.add(target)
+            todo.append(target)
+    return wanted
+
+
+def _page(rid: str, data: bytes, source: str) -> Document:
+    return Document(id=rid, url="", source=source, content_type="text/html", raw=data)
+
+
+def read_tar(src: Source, stats: Stats, renames: dict | None = None) -> Iterator[Document]:
+    """A tar (optionally gzipped) of .html pages (see the module's docstring for what each member counts as)."""
+    scanned = _scan(src)
+    pages = [m for m in scanned if _is_page(m)]
+    ids = iter(_renamed(page_ids([m.name for m in pages]), [m.name for m in pages], renames, stats, src.uri))
+    wanted = _link_targets(scanned)
+    kept: dict[str, bytes] = {}  # bytes of members that a later hard link points to
+    try:
+        with src.open() as fh, tarfile.open(fileobj=fh, mode="r|*") as tar:
+            members = iter(tar)
+            while True:
+                try:
+                    member = next(members)
+                except StopIteration:
+                    return
+                except _ERRORS as exc:
+                    _corrupt(stats, src.uri, "tar stream", exc, "the tar file is truncated or corrupt")
+                    return
+                doc = _member(tar, member, src, stats, ids, wanted, kept)
+                if doc is False:
+                    return
+                if doc is not None:
+                    yield doc
+    except _ERRORS as exc:  # not a tar at all
+        _corrupt(stats, src.uri, "tar stream", exc, "the tar file is truncated or corrupt")
+
+
+def _member(tar, member: tarfile.TarInfo, src: Source, stats: Stats, ids, wanted: set, kept: dict):
+    """One member: a Document, None (counted, no page), or False (the stream broke: stop)."""
+    if member.isdir():
+        return None
+    stats.update("records")
+    where = f"{src.uri}:{member.name}"
+    if member.issym():
+        stats.outcome("skipped", "symlink", example=f"{where} -> {member.linkname}", rid=member.name)
+        return None
+    if not (member.isfile() or member.islnk()):
+        stats.outcome("skipped", "not_a_file", example=where, rid=member.name)
+        return None
+    page, name = _is_page(member), member_path(member.name)
+    data = None
+    if member.islnk():
+        data = kept.get(member_path(member.linkname))
+    elif page or name in wanted:
         try:
-            with fs.open_input_stream(f.path) as fh:
+            data = tar.extractfile(member).read()
+        except _ERRORS as exc:
+            stats.outcome("failed", "corrupt", example=f"{where}: {type(exc).__name__}: {exc}", rid=member.name)
+            log.warning("%s: the tar file ends inside this member (%s); counted as failed.corrupt", where, exc)
+            return False
+    if name in wanted and data is not None:
+        kept[name] = data
+    if not page:
+        stats.outcome("skipped", "non_html", example=where, rid=member.name)
+        return None
+    rid = next(ids, None) or stem(member.name)
+    if data is None:  # a hard link whose target is not (readable) earlier in the tar
+        stats.outcome("failed", "broken_link", rid=rid,
+                      example=f"{where}: a hard link to {member.linkname}, which is not earlier in the tar")
+        return None
+    if member.islnk():
+        stats.update("read.hard_links")
+    return _page(rid, data, src.uri)
+
+
+def read_html_dir(src: Source, stats: Stats, renames: dict | None = None) -> Iterator[Document]:
+    """The .html/.htm pages of a folder (listed at discovery, each file once; archives there are separate sources)."""
+    fs, root = filesystem(src.uri)
+    names = list(src.members or html_members(src.uri))
+    for name, rid in zip(names, _renamed(page_ids(names), names, renames, stats, src.uri)):
+        stats.update("records")
+        path = join(root, name)
+        try:
+            with fs.open_input_stream(path) as fh:
                 data = fh.read()
         except OSError as exc:
-            stats.outcome("failed", "unreadable", example=f"{f.path}: {exc}", rid=f.base_name)
-            log.info("%s: cannot read (%s); skipped", f.path, exc)
+            stats.outcome("failed", "unreadable", example=f"{path}: {exc}", rid=rid)
+            log.info("%s: cannot read (%s); skipped", path, exc)
             continue
-        yield _page(f.base_name, data, src.uri)
+        yield _page(rid, data, src.uri)
+

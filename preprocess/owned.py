@@ -1,0 +1,151 @@
+"""What webprune wrote in an output folder: the only files it ever replaces or deletes there.
+
+``OUT/.webprune-files.jsonl`` names every file webprune wrote (or is about to write)
+in OUT, relative to OUT; a name ending in ``/`` is a folder webprune created whole
+(an experiment's index or plots). Its first line says what the folder is::
+
+    {"webprune": "preprocess", "version": 1}
+    {"+": ["run.json", "collection/00000-a.jsonl.gz", "units/00000.json", ...]}
+    {"-": ["units/00007.json"]}
+
+Names are added *before* their files are written (so a killed run never leaves a
+file of its own unlisted) and removed after their files are deleted. A file that is
+not listed is someone else's: webprune neither replaces nor deletes it, and a run
+that would write such a name is refused. A temporary file is webprune's when it
+has the form ``<listed name>.wp-<pid>-<random>.tmp`` (:func:`temporary_name`).
+
+Only the driver of a run writes this record (under the folder's lock, :mod:`preprocess.lock`);
+on a local disk a change is one appended line, elsewhere the record is rewritten.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import uuid
+
+import pyarrow.fs as pafs
+
+RECORD = ".webprune-files.jsonl"
+VERSION = 1
+_TMP = re.compile(r"^(?P<final>.+)\.wp-[0-9a-f]+-[0-9a-f]{8}\.tmp$")
+
+
+class NotOurs(ValueError):
+    """The output folder, or a name in it, holds files webprune did not write."""
+
+
+def temporary_name(final: str) -> str:
+    """``<final>.wp-<pid>-<random>.tmp``: unique to its writer (a unit redone while an orphan of a killed run
+    still writes it must not share its file), and recognisably webprune's."""
+    return f"{final}.wp-{os.getpid():x}-{uuid.uuid4().hex[:8]}.tmp"
+
+
+def foreign(uri: str, name: str) -> NotOurs:
+    return NotOurs(f"{uri}/{name} exists and webprune did not write it: webprune never replaces a file of "
+                   "someone else's; move it away or choose another output folder")
+
+
+def _join(root: str, rel: str) -> str:
+    return root.rstrip("/") + "/" + rel
+
+
+class OwnedFiles:
+    """The record of one output folder (``fs``/``root``; ``uri`` for messages)."""
+
+    def __init__(self, fs: pafs.FileSystem, root: str, uri: str, kind: str, names: set[str]):
+        self.fs, self.root, self.uri, self.kind, self.names = fs, root, uri, kind, names
+
+    # -- reading ---------------------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, fs: pafs.FileSystem, root: str, uri: str) -> "OwnedFiles | None":
+        """The folder's record, or None when it has none; NotOurs when the file is not webprune's record."""
+        path = _join(root, RECORD)
+        try:
+            with fs.open_input_stream(path) as fh:
+                lines = fh.read().decode("utf-8", "replace").splitlines()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            if fs.get_file_info(path).type == pafs.FileType.NotFound:
+                return None
+            raise NotOurs(f"{uri}/{RECORD} cannot be read ({exc}); choose another output folder") from None
+        try:
+            head = json.loads(lines[0])
+            kind = head["webprune"]
+            if not isinstance(kind, str) or head.get("version") != VERSION:
+                raise ValueError
+        except (IndexError, ValueError, KeyError, TypeError):
+            raise NotOurs(f"{uri}/{RECORD} is not webprune's record of its files; choose another output "
+                          "folder") from None
+        names: set[str] = set()
+        for i, line in enumerate(lines[1:], 2):
+            try:
+                change = json.loads(line)
+                names.update(change.get("+", []))
+                names.difference_update(change.get("-", []))
+            except (ValueError, AttributeError, TypeError):
+                if i != len(lines):  # only the last line can be cut short (a run killed while appending it)
+                    raise NotOurs(f"{uri}/{RECORD}: line {i} is damaged; choose another output folder") from None
+        return cls(fs, root, uri, kind, names)
+
+    def owns(self, rel: str) -> bool:
+        if rel in self.names:
+            return True
+        return any(rel.startswith(n) for n in self.names if n.endswith("/"))
+
+    def owns_temporary(self, rel: str) -> bool:
+        m = _TMP.match(rel)
+        return bool(m) and self.owns(m.group("final"))
+
+    # -- writing ---------------------------------------------------------------------------------------------
+    @classmethod
+    def create(cls, fs: pafs.FileSystem, root: str, uri: str, kind: str) -> "OwnedFiles":
+        owned = cls(fs, root, uri, kind, set())
+        owned.compact()
+        return owned
+
+    def _append(self, change: dict) -> None:
+        line = (json.dumps(change, ensure_ascii=False) + "\n").encode("utf-8")
+        path = _join(self.root, RECORD)
+        if isinstance(self.fs, pafs.LocalFileSystem):
+            with self.fs.open_append_stream(path) as fh:
+                fh.write(line)
+            return
+        self.compact()  # object stores cannot append: the whole record is written again
+
+    def compact(self) -> None:
+        """Write the record anew: its header and one line of the names listed now (atomically)."""
+        path = _join(self.root, RECORD)
+        tmp = temporary_name(path)
+        data = json.dumps({"webprune": self.kind, "version": VERSION}) + "\n"
+        if self.names:
+            data += json.dumps({"+": sorted(self.names)}, ensure_ascii=False) + "\n"
+        with self.fs.open_output_stream(tmp) as fh:
+            fh.write(data.encode("utf-8"))
+        self.fs.move(tmp, path)
+
+    def add(self, names) -> None:
+        """List ``names`` before their files are written."""
+        new = sorted(set(names) - self.names)
+        if new:
+            self.names.update(new)
+            self._append({"+": new})
+
+    def discard(self, names) -> None:
+        """Unlist ``names`` after their files were deleted."""
+        gone = sorted(set(names) & self.names)
+        if gone:
+            self.names.difference_update(gone)
+            self._append({"-": gone})
+
+    def claim(self, names, existing: set[str] | None = None) -> None:
+        """List ``names`` (files webprune is about to write); NotOurs, before anything is listed, when one of
+        them exists and is not webprune's. ``existing``: the files known to exist (else each is looked up)."""
+        new = [n for n in dict.fromkeys(names) if not self.owns(n)]
+        for n in new:
+            there = (n in existing) if existing is not None else \
+                self.fs.get_file_info(_join(self.root, n.rstrip("/"))).type != pafs.FileType.NotFound
+            if there:
+                raise foreign(self.uri, n.rstrip("/"))
+        self.add(new)
