@@ -24,11 +24,19 @@ def _strings(items):
     return out
 
 
+def check_run_args(k: int, threads: int) -> None:
+    """ValueError unless ``k`` (hits per topic) and ``threads`` are whole numbers >= 1."""
+    for name, value in (("k", k), ("threads", threads)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"search {name} must be a whole number >= 1, not {value!r}")
+
+
 def qld_search(index: str | Path, topics: dict[str, str], mu: float = 2000.0, k: int = 1000,
                threads: int = 2, chunk: int = 500, model: RetrievalModel | None = None
                ) -> dict[str, list[tuple[str, float]]]:
     """{qid: [(docid, score), ...]} best first; ``model`` (default: QLD with ``mu``) ranks."""
-    model = model or RetrievalModel("qld", mu=mu)
+    model = (model or RetrievalModel("qld", mu=mu)).check("search:")
+    check_run_args(k, threads)
     index = Path(index)
     if not (index / "segments_1").exists() and not list(index.glob("segments_*")):
         raise FileNotFoundError(f"{index}: not a Lucene index; build one with `webprune index COLLECTION --index {index}`")
