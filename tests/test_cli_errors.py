@@ -189,6 +189,7 @@ def test_addresses_are_checked_by_every_command_that_takes_one(tmp_path, capsys,
     (["--rm3", "--fb-terms", "0"], "fb_terms >= 1"),
     (["--rm3", "--original-query-weight", "1.5"], "0 <= original_query_weight <= 1"),
     (["--rm3", "--original-query-weight", "nan"], "original_query_weight must be a finite number"),
+    (["--tag", " "], "the run tag is empty"),
 ])
 def test_numeric_search_flags(tmp_path, capsys, flags, fragment):
     (tmp_path / "t.txt").write_text("<top>\n<num> Number: 1\n<title> x\n</top>\n")
@@ -294,6 +295,16 @@ def test_bad_trec_files(files, capsys, qrels, run, fragment):
     js = files / "out" / "e.json"
     refused(capsys, ["eval", "-q", str(files / "qrels.txt"), str(files / "bad.txt"), "--json", str(js)], fragment,
             js, js.parent)
+
+
+def test_a_run_tag_with_spaces_still_makes_six_columns(tmp_path):
+    from eval.trec_files import read_run
+    from search.qld import write_run
+
+    write_run({"1": [("d1", 2.0), ("d2", 1.0)]}, tmp_path / "r.txt", tag="learned, held out")
+    lines = (tmp_path / "r.txt").read_text().splitlines()
+    assert lines[0] == "1 Q0 d1 1 2.000000 learned,_held_out" and all(len(l.split()) == 6 for l in lines)
+    assert read_run(tmp_path / "r.txt") == {"1": {"d1": 2.0, "d2": 1.0}}
 
 
 @pytest.mark.parametrize("alpha", ["2", "0", "1", "nan", "-0.05"])
