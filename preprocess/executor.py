@@ -102,8 +102,10 @@ def check_address(address: str | None) -> str | None:
         raise ValueError(f"{origin} {address}: ray:// addresses (Ray Client) are not supported: run webprune on a "
                          "node of the cluster and give --address HOST:6379 (or set RAY_ADDRESS to it)")
     if address == "auto":
-        from ray._private.services import canonicalize_bootstrap_address
-
+        try:
+            from ray._private.services import canonicalize_bootstrap_address
+        except ImportError:  # Ray's private helper moved: let ray.init resolve it
+            return address
         try:
             address = canonicalize_bootstrap_address("auto")
         except (ConnectionError, ValueError):

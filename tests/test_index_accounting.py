@@ -1,15 +1,18 @@
 """`webprune index` accounts for every line of the collection: bad lines, truncated .gz shards and duplicate ids
 are named and skipped, every valid document is indexed, and the user's files are never changed.
 
-Shards are built byte by byte; what the index holds is read back from Lucene (the JVM in this process)."""
+Shards are built byte by byte; what the index holds is read back from Lucene (in a child process)."""
 import gzip
 import hashlib
 import json
+import subprocess
+import sys
 import zlib
 
 import pytest
 
 from index.build import STAGING, STATS_FILE, build_index
+from tests.conftest import ROOT
 from webprune.cli import main
 
 
@@ -22,15 +25,30 @@ def fingerprint(folder) -> dict:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def indexed_ids(index) -> set[str]:
-    from index.java import autoclass
+READ_INDEX = """
+import json, sys
+from index.java import autoclass
+utils = autoclass("io.anserini.index.IndexReaderUtils")
+reader = utils.getReader(sys.argv[1])
+ids = [utils.convertLuceneDocidToDocid(reader, i) for i in range(reader.maxDoc())]
+raw = {d: utils.documentRaw(reader, d) for d in sys.argv[2:]}
+print(json.dumps({"ids": ids, "raw": raw}))
+"""
 
-    utils = autoclass("io.anserini.index.IndexReaderUtils")
-    reader = utils.getReader(str(index))
-    try:
-        return {utils.convertLuceneDocidToDocid(reader, i) for i in range(reader.maxDoc())}
-    finally:
-        reader.close()
+
+def read_index(index, *raw_of: str) -> dict:
+    """The ids in the index (and the stored JSON of ``raw_of``), read by Lucene in a child process: in the full
+    suite the test process, whose JVM earlier tests had started, died once of SIGSEGV in documentRaw here (not
+    reproduced with those tests alone); a child JVM keeps such a crash from taking the suite with it."""
+    proc = subprocess.run([sys.executable, "-c", READ_INDEX, str(index), *raw_of], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def indexed_ids(index) -> set[str]:
+    ids = read_index(index)["ids"]
+    assert len(ids) == len(set(ids))
+    return set(ids)
 
 
 def index_cli(capsys, coll, index) -> tuple[int, str, str]:
@@ -116,12 +134,8 @@ def test_duplicate_ids_keep_the_first(tmp_path):
     s = build_index(coll, tmp_path / "idx", store_raw=True)
     assert s["duplicates"] == 1 and s["duplicate_examples"] == ["b.jsonl:1: id 'd01' (first at a.jsonl:1)"]
     assert s["documents"] == 3 and s["repaired"] == ["b.jsonl"]
-    from index.java import autoclass
-
-    utils = autoclass("io.anserini.index.IndexReaderUtils")
-    reader = utils.getReader(str(tmp_path / "idx"))
-    assert json.loads(utils.documentRaw(reader, "d01"))["contents"] == "first copy"
-    reader.close()
+    got = read_index(tmp_path / "idx", "d01")
+    assert sorted(got["ids"]) == ["d01", "d02", "d03"] and json.loads(got["raw"]["d01"])["contents"] == "first copy"
 
 
 @pytest.mark.slow
