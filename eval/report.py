@@ -9,9 +9,17 @@ from eval.significance import mark, wilcoxon_p
 from eval.trec_files import read_qrels, read_run
 
 
+def check_alpha(alpha: float) -> float:
+    """A significance level in (0, 1), or ValueError saying so."""
+    if not 0 < alpha < 1:  # nan fails too
+        raise ValueError(f"alpha {alpha} is not a significance level: give a value in (0, 1), e.g. 0.05")
+    return alpha
+
+
 def evaluate(qrels_path, runs: dict[str, str | Path], baseline: str | None = None, metrics=DEFAULT_METRICS,
              alpha: float = 0.05) -> dict:
     """runs: {name: run file}. Returns {"metrics", "baseline", "alpha", "runs": {name: {metric: {...}}}}."""
+    check_alpha(alpha)
     qrels = read_qrels(qrels_path)
     topic_scores = {name: per_topic(qrels, read_run(path), metrics) for name, path in runs.items()}
     if baseline is not None and baseline not in topic_scores:
@@ -51,4 +59,5 @@ def markdown_table(result: dict, extra_columns: dict[str, dict[str, str]] | None
 
 
 def write_json(result: dict, path: str | Path) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(json.dumps(result, indent=1) + "\n")

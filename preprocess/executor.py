@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -82,21 +83,66 @@ def _call(fn, shared, item, actor):
     return fn(shared, item, _RemoteProgress(actor) if actor is not None else None)
 
 
+CONNECT_TIMEOUT_S = 3.0
+
+
+def check_address(address: str | None) -> str | None:
+    """The Ray cluster to attach to: ``address``, else $RAY_ADDRESS; None to start a local one.
+
+    Answers within seconds, before anything is written: a ``ray://`` address (Ray Client, whose extras
+    webprune does not install) or one that is not HOST:PORT is refused, and HOST:PORT must accept a TCP
+    connection (Ray's GCS) -- ``ray.init`` would otherwise wait for minutes. ValueError says what to do.
+    """
+    origin = "--address" if address else "$RAY_ADDRESS"
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address is None or address == "local":
+        return None
+    address = address.strip()
+    if address.startswith("ray://"):
+        raise ValueError(f"{origin} {address}: ray:// addresses (Ray Client) are not supported: run webprune on a "
+                         "node of the cluster and give --address HOST:6379 (or set RAY_ADDRESS to it)")
+    if address == "auto":
+        try:
+            from ray._private.services import canonicalize_bootstrap_address
+        except ImportError:  # Ray's private helper moved: let ray.init resolve it
+            return address
+        try:
+            address = canonicalize_bootstrap_address("auto")
+        except (ConnectionError, ValueError):
+            raise ValueError(f"{origin} auto: no Ray cluster runs on this machine: start one with `ray start "
+                             "--head`, or leave --address out to start a local one") from None
+        origin = f"{origin} auto"
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    if "://" in address or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{origin} {address!r}: give the cluster's HOST:PORT, as `ray start --head` prints it "
+                         "(e.g. 10.0.0.5:6379)")
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as exc:
+        why = "timed out" if isinstance(exc, socket.timeout) else exc.strerror or type(exc).__name__
+        raise ValueError(f"no Ray cluster answers at {address} ({origin}: {why}): start one with `ray start --head "
+                         f"--port {port}` there, or leave --address out to start a local one") from None
+    return address
+
+
 class RayExecutor:
     def __init__(self, workers: int | None = None, address: str | None = None, max_retries: int = 6,
                  max_calls: int = 0):
         import ray
 
         self.ray = ray
-        address = address or os.environ.get("RAY_ADDRESS") or None
         if not ray.is_initialized():
+            address = check_address(address)
             quiet = dict(logging_level=logging.ERROR, log_to_driver=True, configure_logging=True)
             os.environ.setdefault("RAY_DEDUP_LOGS", "1")
             if address:
                 ray.init(address=address, **quiet)
-            else:
-                ray.init(num_cpus=workers or os.cpu_count(), include_dashboard=False, **quiet)
+            else:  # a local cluster of this machine's CPUs: more workers than that would only be a number
+                ray.init(num_cpus=min(workers or os.cpu_count(), os.cpu_count()), include_dashboard=False, **quiet)
         cpus = int(ray.cluster_resources().get("CPU", 1))
+        if workers and workers > cpus:
+            log.warning("--workers %d: the Ray cluster has %d CPUs, so %d workers are used", workers, cpus, cpus)
         self.workers = max(1, min(workers, cpus) if workers else cpus)
         # units in flight: one queued per worker keeps every worker busy; --workers below the cluster's
         # CPUs is a limit on concurrency, so nothing is queued past it

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import math
 import typing
 from dataclasses import dataclass, field
 
@@ -79,6 +80,7 @@ class CleanOptions:
 
     def check(self) -> "CleanOptions":
         """Raise ValueError, saying what to do, for a combination that cannot run."""
+        check_values(self)
         for f in dataclasses.fields(self):
             choices = f.metadata.get("choices")
             choices = choices() if callable(choices) else choices
@@ -121,6 +123,9 @@ class CleanOptions:
                 raise ValueError("--prune-sample-docs must be at least 1")
         elif thresholds:
             raise ValueError("--max-perplexity/--prune-threshold/--prune-percentile need --prune-model MODEL")
+        if self.max_perplexity is not None and self.max_perplexity <= 1:
+            raise ValueError(f"--max-perplexity {self.max_perplexity:g} would drop every sentence (a perplexity is at "
+                             "least 1): give a value > 1, e.g. 1000")
         return self
 
     def check_files(self) -> "CleanOptions":
@@ -138,6 +143,15 @@ class CleanOptions:
         if self.prune_model and not Path(self.prune_model).exists():
             raise ValueError(f"no model at {self.prune_model}: train one with `webprune lm train` (or "
                              "`webprune lm train-crawl`), or give its path")
+        if self.prune_model:  # one line now rather than a traceback from every worker
+            from preprocess.lm.contrastive import BOILER, CONTENT, check_model
+            from preprocess.lm.score import check_kenlm
+
+            if check_model(self.prune_model) == "contrastive":
+                for side in (CONTENT, BOILER):
+                    check_kenlm(Path(self.prune_model) / side, "train the model again with `webprune lm train-crawl`")
+            else:
+                check_kenlm(self.prune_model)
         return self
 
     @property
@@ -182,6 +196,18 @@ def _coerce(name: str, value, where: str, cls) -> object:
         raise ValueError(f"{where}: {name} must be {'a number' if base is float else base.__name__}, "
                          f"not {type(value).__name__} {value!r}")
     return float(value) if base is float else value
+
+
+def check_values(opts) -> None:
+    """Every float field finite, every string field non-empty (flags and configs alike); ValueError otherwise."""
+    for name, (base, _) in field_types(type(opts)).items():
+        value = getattr(opts, name)
+        if value is None:
+            continue
+        if base is float and not math.isfinite(value):
+            raise ValueError(f"{flag(name)} {value}: give a finite number")
+        if base is str and not value.strip():
+            raise ValueError(f"{flag(name)} is empty: give a value, or leave the option out")
 
 
 def closest(name: str, valid) -> str:
@@ -253,6 +279,7 @@ class RunOptions:
                                    "(written, skipped.<reason>, failed.<reason>)")
 
     def check(self) -> "RunOptions":
+        check_values(self)
         if self.workers is not None and self.workers < 1:
             raise ValueError("--workers must be at least 1")
         if self.batch_size < 1:

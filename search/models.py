@@ -7,6 +7,7 @@ equals Pyserini's own. :meth:`RetrievalModel.label` names it in every table.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 MODELS = ("qld", "bm25")
@@ -24,18 +25,26 @@ class RetrievalModel:
     original_query_weight: float = 0.5
 
     def check(self, where: str = "[search]", key: str = "model") -> RetrievalModel:
-        """Itself, or ValueError saying which value is wrong."""
+        """Itself, or ValueError saying which value is wrong (the flags and the configs both come here)."""
         from preprocess.options import closest
 
         if self.name not in MODELS:
             raise ValueError(f"{where} {key} {self.name!r} is not a retrieval model{closest(self.name, MODELS)}; "
                              f"choose from {', '.join(MODELS)}")
+        for name in ("mu", "k1", "b", "original_query_weight"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{where} {name} must be a finite number, not {value!r}")
+        for name in ("fb_terms", "fb_docs"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{where} RM3 needs {name} >= 1 (a whole number), not {value!r}")
         if self.mu <= 0:
-            raise ValueError(f"{where} mu must be > 0, not {self.mu}")
+            raise ValueError(f"{where} mu must be > 0 (QLD's Dirichlet prior, e.g. 1000), not {self.mu}")
         if self.k1 < 0 or not 0 <= self.b <= 1:
             raise ValueError(f"{where} BM25 needs k1 >= 0 and 0 <= b <= 1, not k1={self.k1} b={self.b}")
-        if self.fb_terms < 1 or self.fb_docs < 1 or not 0 <= self.original_query_weight <= 1:
-            raise ValueError(f"{where} RM3 needs fb_terms >= 1, fb_docs >= 1 and 0 <= original_query_weight <= 1")
+        if not 0 <= self.original_query_weight <= 1:
+            raise ValueError(f"{where} RM3 needs 0 <= original_query_weight <= 1, not {self.original_query_weight}")
         return self
 
     def label(self) -> str:

@@ -24,11 +24,26 @@ def _strings(items):
     return out
 
 
+def check_run_args(k: int, threads: int, tag: str = "webprune") -> None:
+    """ValueError unless ``k`` (hits per topic) and ``threads`` are whole numbers >= 1 and ``tag`` is not empty."""
+    for name, value in (("k", k), ("threads", threads)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"search {name} must be a whole number >= 1, not {value!r}")
+    if not str(tag).strip():
+        raise ValueError("the run tag is empty: give one (the last column of a TREC run), e.g. --tag webprune")
+
+
+def run_tag(tag: str) -> str:
+    """The tag as one column: whitespace (a variant named "learned, held out") becomes ``_``."""
+    return "_".join(str(tag).split())
+
+
 def qld_search(index: str | Path, topics: dict[str, str], mu: float = 2000.0, k: int = 1000,
                threads: int = 2, chunk: int = 500, model: RetrievalModel | None = None
                ) -> dict[str, list[tuple[str, float]]]:
     """{qid: [(docid, score), ...]} best first; ``model`` (default: QLD with ``mu``) ranks."""
-    model = model or RetrievalModel("qld", mu=mu)
+    model = (model or RetrievalModel("qld", mu=mu)).check("search:")
+    check_run_args(k, threads)
     index = Path(index)
     if not (index / "segments_1").exists() and not list(index.glob("segments_*")):
         raise FileNotFoundError(f"{index}: not a Lucene index; build one with `webprune index COLLECTION --index {index}`")
@@ -57,8 +72,8 @@ def qld_search(index: str | Path, topics: dict[str, str], mu: float = 2000.0, k:
 
 
 def write_run(results: dict[str, list[tuple[str, float]]], path: str | Path, tag: str = "webprune") -> None:
-    """TREC run format, formatted as Pyserini's TREC writer does (score with 6 decimals)."""
-    path = Path(path)
+    """TREC run format, formatted as Pyserini's TREC writer does (score with 6 decimals); six columns always."""
+    path, tag = Path(path), run_tag(tag)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as f:
         for qid, hits in results.items():
@@ -69,6 +84,7 @@ def write_run(results: dict[str, list[tuple[str, float]]], path: str | Path, tag
 def run_search(index: str | Path, topics: dict[str, str], output: str | Path, mu: float = 2000.0, k: int = 1000,
                threads: int = 2, tag: str = "webprune", model: RetrievalModel | None = None) -> dict:
     model = model or RetrievalModel("qld", mu=mu)
+    check_run_args(k, threads, tag)
     t0, c0 = time.perf_counter(), time.process_time()
     results = qld_search(index, topics, k=k, threads=threads, model=model)
     wall = time.perf_counter() - t0

@@ -7,6 +7,7 @@ with what was expected, a missing required key with what to write.
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,8 @@ def check_type(value, hint, where: str):
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"{where} must be a number, not {type(value).__name__} {value!r}")
+        if not math.isfinite(value):  # TOML has nan and inf; no setting here means either
+            raise ValueError(f"{where} must be a finite number, not {value!r}")
         return float(value)
     if hint is int and (isinstance(value, bool) or not isinstance(value, int)):
         raise ValueError(f"{where} must be a whole number, not {type(value).__name__} {value!r}")
@@ -85,6 +88,10 @@ class Qrels:
 class Index:
     threads: int = 2
 
+    def __post_init__(self):
+        if self.threads < 1:
+            raise ValueError(f"[index] threads must be >= 1, not {self.threads}")
+
 
 @dataclass(frozen=True)
 class Search:
@@ -121,6 +128,13 @@ class Eval:
     ttest: bool = False               # also a paired t-test
     correction: str = "none"          # holm | bonferroni | none, across the variants, per metric and test
 
+    def __post_init__(self):
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"[eval] alpha is a significance level: give a value in (0, 1), e.g. 0.05, "
+                             f"not {self.alpha}")
+        if self.tolerance < 0:
+            raise ValueError(f"[eval] tolerance must be >= 0, not {self.tolerance}")
+
 
 @dataclass(frozen=True)
 class Co2:
@@ -156,6 +170,9 @@ class Model:
 
 def check_search(s: Search, base: Path) -> None:
     s.retrieval().check("[search]")
+    for name in ("k", "threads"):
+        if getattr(s, name) < 1:
+            raise ValueError(f"[search] {name} must be >= 1, not {getattr(s, name)}")
     if s.load < 0:
         raise ValueError(f"[search] load must be a number of queries >= 0 (0: no query load), not {s.load}")
     if s.repeats < 3:

@@ -22,7 +22,6 @@ and, for ``wcxb-dev``, tables per page type; ``--json`` adds per-page scores.
 """
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import json
 import re
@@ -68,17 +67,18 @@ def main(argv: list[str] | None = None) -> int:
     from eval.cleaning.peers import PEERS
     from preprocess.options import PRUNE_SCORES
     from preprocess.registry import CLEANERS
+    from webprune.cli_args import Parser, at_least, finite, path
 
-    ap = argparse.ArgumentParser(prog="webprune eval-cleaning", description=__doc__.split("\n\n")[0],
+    ap = Parser(prog="webprune eval-cleaning", description=__doc__.split("\n\n")[0],
                                  epilog="Tool ids, the +steps and what is scored: see eval/cleaning_bench.py.")
     ap.add_argument("--sets", default=",".join(SETS), help=f"comma list (default: {','.join(SETS)})")
-    ap.add_argument("--limit", type=int, default=None, help="first N pages per set (quick runs)")
+    ap.add_argument("--limit", type=at_least(1), default=None, help="first N pages per set (quick runs)")
     ap.add_argument("--cleaners", "--cleaner", default=",".join(CLEANERS),
                     help=f"webprune cleaners, comma list (default: all of CLEANERS = {','.join(CLEANERS)})")
     ap.add_argument("--tools", default=None,
                     help="comma list of tools, e.g. density,webprune/density+links,readability "
                          "(default: all cleaners and the installed peers)")
-    ap.add_argument("--max-link-density", type=float, default=0.5, help="for +links tools (default 0.5)")
+    ap.add_argument("--max-link-density", type=finite, default=0.5, help="for +links tools (default 0.5)")
     ap.add_argument("--prune-model", default=None,
                     help="KenLM model file or contrastive model directory for +prune tools; {set} in the path is "
                          "replaced by each set's name (a model trained on that set's own pages)")
@@ -89,13 +89,13 @@ def main(argv: list[str] | None = None) -> int:
                         "its card's)")
     g.add_argument("--prune-percentile", type=float, default=None, help="+prune: drop the worst P%% of sentences")
     ap.add_argument("--prune-score", choices=PRUNE_SCORES, default="perplexity")
-    ap.add_argument("--prune-sample-docs", type=int, default=1000, help="+prune calibration pages")
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes per tool (default 1; 2 on this machine max)")
-    ap.add_argument("--timeout", type=int, default=20, help="per-page timeout in seconds (default 20)")
+    ap.add_argument("--prune-sample-docs", type=at_least(1), default=1000, help="+prune calibration pages")
+    ap.add_argument("--jobs", type=at_least(1), default=1, help="worker processes per tool (default 1; 2 on this machine max)")
+    ap.add_argument("--timeout", type=at_least(1), default=20, help="per-page timeout in seconds (default 20)")
     ap.add_argument("--keep-wrapper", action="store_true", help="keep CleanEval's <text ...> wrapper line")
-    ap.add_argument("--shared", type=Path, default=shared_root(),
+    ap.add_argument("--shared", type=lambda t: Path(path(t)), default=shared_root(),
                     help="shared data folder (default: $WEBPRUNE_SHARED, else ../shared/data)")
-    ap.add_argument("--json", type=Path, default=None, help="write aggregates and per-page scores here")
+    ap.add_argument("--json", type=lambda t: Path(path(t)), default=None, help="write aggregates and per-page scores here")
     args = ap.parse_args(argv)
     if args.json is not None and args.json.is_dir():
         ap.error(f"--json {args.json} is a folder; give a file name")
