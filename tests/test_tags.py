@@ -57,3 +57,25 @@ def test_deeply_nested_and_unclosed_markup_does_not_crash():
     html = b"<html><body>" + b"<div>" * 10000 + b"deep text" + b"</span>" * 10 + b"<p>unclosed <b>bold"
     out, stats = clean(html)
     assert "deep text" in out[0]["contents"] and not stats.group("failed")
+
+
+def test_a_page_whose_text_is_all_inside_noscript_is_read_from_there():
+    """A JavaScript application's crawler copy (Discourse forums serve posts only inside <noscript>)."""
+    posts = "".join(f"<div class=post><p>Post number {i} says something worth indexing.</p></div>" for i in range(40))
+    app = f"<html><body><div id=app></div><noscript><h1>Thread title</h1>{posts}</noscript></body></html>"
+    out, stats = clean(app.encode())
+    assert "Post number 39 says something worth indexing." in out[0]["contents"]
+    assert stats.counts["parse.noscript_unwrapped"] == 1
+    pixel = "<noscript><iframe src=gtm></iframe><p>noscriptJunkPlugh enable JavaScript please</p></noscript>"
+    page = f"<html><body><p>{'Real article text here. ' * 100}</p>{pixel}</body></html>"
+    out, stats = clean(page.encode())
+    assert "noscriptJunkPlugh" not in out[0]["contents"] and not stats.counts["parse.noscript_unwrapped"]
+
+
+def test_the_real_discourse_forum_page_keeps_its_posts():
+    from eval.cleaning.gold import gold_pages
+    from tests.conftest import shared
+
+    page = next(p for p in gold_pages(shared(), ["wcxb-dev"]) if p.name == "0507")
+    out, _ = clean(page.raw())
+    assert "Continuing the discussion" in out[0]["contents"] and len(out[0]["contents"].split()) > 2000

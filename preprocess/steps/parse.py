@@ -12,6 +12,10 @@ parse times predicts the whole page past ``--max-parse-seconds``, the page is
 skipped as ``too_complex`` -- bounded work, never a worker stuck until the page
 timeout. Normal pages grow linearly and stay far below the budget; probing costs
 them about half a parse more.
+
+A page whose text is nearly all inside ``<noscript>`` -- the crawler's copy of a
+JavaScript application (Discourse forums, some shops) -- has those elements
+unwrapped, so every cleaner reads it (``noscript`` is noise everywhere else).
 """
 from __future__ import annotations
 
@@ -28,6 +32,8 @@ PROBE_FROM = 128 << 10   # pages larger than this are probed before they are par
 FIRST_PROBE = 32 << 10   # the first prefix parsed
 WORST_GROWTH = 3.0       # the growth assumed past the last probe until two probes measure it
 MIN_TIMED = 0.005        # seconds: shorter probe times are too noisy to measure growth from
+NOSCRIPT_CHARS = 1000    # a <noscript> copy of the page holds at least this much text ...
+NOSCRIPT_SHARE = 0.5     # ... and this share of the body's text
 
 
 def predicted_cost(parse, page, budget: float) -> float | None:
@@ -51,6 +57,20 @@ def predicted_cost(parse, page, budget: float) -> float | None:
             return None if t * (n / size) ** max(growth, 2.0) <= budget or predicted <= budget else predicted
         last, size = t, size * 2
     return None
+
+
+def unwrap_noscript(tree) -> bool:
+    """Replace the outermost ``<noscript>`` elements by their children when they hold the page's text."""
+    body = tree.body
+    if body is None:
+        return False
+    outer = [n for n in body.query_selector_all("noscript").values() if n.parent.closest("noscript") is None]
+    inside = sum(len(n.text) for n in outer)
+    if inside < NOSCRIPT_CHARS or inside < NOSCRIPT_SHARE * len(body.text):
+        return False
+    for n in outer:
+        n.replace_with(*n.child_nodes.values())
+    return True
 
 
 class Parse(Step):
@@ -84,5 +104,7 @@ class Parse(Step):
         doc.tree = parse(page)
         if doc.tree.document is None:
             return self.drop(doc, "parse_error", "HTML parser returned no document", kind="failed")
+        if ("<noscript" in page if isinstance(page, str) else b"<noscript" in page) and unwrap_noscript(doc.tree):
+            self.stat_update("noscript_unwrapped")
         doc.html = doc.raw = None  # the tree is the page from here on
         return doc
