@@ -1,11 +1,15 @@
 #!/usr/bin/env python
 """Train the block model of ``--cleaner learned`` on the shared gold standards.
 
-    scripts/train_learned.py --loso build/learned/loso      # 5 models, {set}.json trained on the other 4 sets
-    scripts/train_learned.py --all preprocess/cleaners/learned/model.json   # the shipped model: all 5 sets
+    scripts/train_learned.py --loso build/learned/loso      # held-out models: {set}.json, wcxb-dev-f{k}.json
+    scripts/train_learned.py --all preprocess/cleaners/learned/model.json   # the shipped model: every set
 
-Pages: ``../shared/data/cleaning/<set>`` with gold text; CleanEval's ``<text>``
-wrapper removed as ``webprune eval-cleaning`` does. Each page is decoded and
+Pages: ``../shared/data/cleaning/<set>`` with gold text (the five article sets and
+WCXB's development split, ``wcxb-dev``); CleanEval's ``<text>`` wrapper removed as
+``webprune eval-cleaning`` does. **Held out:** each of the five article sets is scored
+by a model trained on every other set (wcxb-dev included); wcxb-dev, by site-grouped
+cross-validation: five folds of its hosts (``eval.cleaning.gold.host_fold``, no host in
+two folds), each scored by a model trained on the other four folds and the five sets. Each page is decoded and
 parsed by webprune's own steps and split into blocks exactly as the cleaner
 splits it (``blocks.py``), twice: as is, and after the class/id hint rule
 (``--drop-hinted`` applies it before the model sees the page, and a page
@@ -29,15 +33,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: 2 threads on a shared 2-core machine ran 5x slower
-from eval.cleaning.gold import FORMATS, gold_pages, page_url
+from eval.cleaning.gold import SETS, gold_pages
 from eval.cleaning.harness import strip_wrapper
 from eval.cleaning.score import tokens
 from preprocess.cleaners.learned.blocks import split_body
@@ -76,14 +82,14 @@ def read_page(page, steps) -> list:
     """The views of one gold page the model is trained on: the page as is and the page after the hint rule
     (``--drop-hinted`` prunes it before the model sees it). Each view is (blocks Page, title, labels, weights);
     none when the page has no blocks."""
-    raw = page.input.read_bytes()
+    raw = page.raw()
     views = [_view(page, raw, steps, None), _view(page, raw, steps, HintFilter())]
     return [v for v in views if v is not None]
 
 
 def _view(page, raw: bytes, steps, hints: HintFilter | None):
     """One view, parsed anew (the hint rule prunes the tree)."""
-    docs = run_steps(steps, [Document(id=page.name, url=page_url(raw), content_type="text/html",
+    docs = run_steps(steps, [Document(id=page.name, url=page.url(raw), content_type="text/html",
                                       raw=strip_wrapper(raw))])
     if not docs or docs[0].tree is None or docs[0].tree.body is None:
         return None
@@ -105,23 +111,33 @@ def _view(page, raw: bytes, steps, hints: HintFilter | None):
     return blocks, tree.title or "", np.asarray(labels), w / max(w.sum(), 1.0)
 
 
-def read_sets(shared: Path, sets: list[str]) -> dict[str, list]:
+@dataclass
+class TrainPage:
+    set: str
+    name: str
+    split: str       # the held-out model that scores it: its set, or its WCXB fold
+    page_type: str   # WCXB's; "" elsewhere
+    views: list      # (blocks, title, labels, weights) as is and after the hint rule
+
+
+def read_sets(shared: Path, sets: list[str]) -> dict[str, list[TrainPage]]:
     steps = build_steps(CleanOptions(), stop_before="tags")  # decode + parse, as every run does
     out = {}
     for s in sets:
         t0 = time.perf_counter()
-        out[s] = [views for views in (read_page(page, steps) for page in gold_pages(shared, [s])) if views]
-        blocks = sum(len(v[2]) for views in out[s] for v in views)
+        pages = [(page, read_page(page, steps)) for page in gold_pages(shared, [s])]
+        out[s] = [TrainPage(page.set, page.name, page.split, page.page_type, views) for page, views in pages if views]
+        blocks = sum(len(v[2]) for p in out[s] for v in p.views)
         print(f"{s}: {len(out[s])} pages, {blocks} blocks in both views, {time.perf_counter() - t0:.0f} s",
               file=sys.stderr)
     return out
 
 
-def choose_vocab(pages: list, size: int, min_pages: int) -> list[str]:
+def choose_vocab(pages: list[TrainPage], size: int, min_pages: int) -> list[str]:
     """Class/id tokens on the most training pages (as is: the hinted view holds a subset of its elements)."""
     df = Counter()
-    for views in pages:
-        blocks = views[0][0]
+    for page in pages:
+        blocks = page.views[0][0]
         df.update({t for names in blocks.el_names for t in CLASS_TOKEN.findall(names.lower())})
     return sorted(t for t, n in df.most_common(size) if n >= min_pages)
 
@@ -150,40 +166,50 @@ def export(clf, names: list[str], vocab: list[str], info: dict) -> dict:
             "depth": int(depth), "trees": arrays, "info": info}
 
 
-def train(data: dict[str, list], sets: list[str], vocab_size: int, min_pages: int) -> dict:
-    """A model over the pages of ``sets``; each benchmark weighs the same, each page of a benchmark the same."""
+def train(data: dict[str, list[TrainPage]], held_out: str | None, vocab_size: int, min_pages: int,
+          boost: dict | None = None, balance_types: bool = False) -> dict:
+    """A model over every page whose split is not ``held_out``; each benchmark weighs the same (times its
+    ``boost``), each page of a benchmark the same (with ``balance_types``: each WCXB page type the same)."""
     from sklearn import __version__ as sk_version
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    pages = [p for s in sets for p in data[s]]
+    chosen = {s: [p for p in pages if p.split != held_out] for s, pages in data.items()}
+    chosen = {s: pages for s, pages in chosen.items() if pages}
+    pages = [p for ps in chosen.values() for p in ps]
     vocab = choose_vocab(pages, vocab_size, min_pages)
     tv = TokenVocab(vocab)
     rng = np.random.default_rng(0)
     Xs, ys, ws = [], [], []
     bench_pages = Counter()
-    for s in sets:
-        bench_pages[BENCHMARK.get(s, s)] += len(data[s])
-    for s in sets:
-        set_weight = len(pages) / (len(bench_pages) * bench_pages[BENCHMARK.get(s, s)])
-        for views in data[s]:
-            for blocks, title, lab, wt in views:
+    for s, ps in chosen.items():
+        bench_pages[BENCHMARK.get(s, s)] += len(ps)
+    boost = boost or {}
+    for s, ps in chosen.items():
+        set_weight = len(pages) / (len(bench_pages) * bench_pages[BENCHMARK.get(s, s)]) * boost.get(s, 1.0)
+        per_type = Counter(p.page_type for p in ps)
+        for page in ps:
+            page_weight = set_weight
+            if balance_types and page.page_type:
+                page_weight *= len(ps) / (len(per_type) * per_type[page.page_type])
+            for blocks, title, lab, wt in page.views:
                 rows = np.arange(len(lab))
                 if len(rows) > MAX_BLOCKS:
                     rows = np.sort(rng.choice(rows, MAX_BLOCKS, replace=False))
                 Xs.append(page_features(blocks, title, tv)[rows])
                 ys.append(lab[rows])
-                ws.append(wt[rows] * len(lab) / len(rows) * set_weight / len(views))
+                ws.append(wt[rows] * len(lab) / len(rows) * page_weight / len(page.views))
     X, y, w = np.vstack(Xs), np.concatenate(ys), np.concatenate(ws)
     w *= len(w) / w.sum()
     t0 = time.perf_counter()
     clf = HistGradientBoostingClassifier(**PARAMS).fit(X, y, sample_weight=w)
-    info = {"trained_on": sets, "weights": "equal per benchmark (CleanEval dev + final as one)",
+    info = {"trained_on": sorted(chosen), "held_out": held_out,
+            "weights": "equal per benchmark (CleanEval dev + final as one)",
             "views": "as is and after the hint rule, half a page each", "pages": len(pages),
             "blocks": int(len(y)), "content_blocks": int(y.sum()),
             "params": PARAMS, "sklearn": sk_version, "fit_s": round(time.perf_counter() - t0, 1)}
     model = export(clf, feature_names(tv), vocab, info)
     _check(model, clf, X[:5000])
-    print(f"trained on {', '.join(sets)}: {len(pages)} pages, {len(y)} blocks, {X.shape[1]} features, "
+    print(f"trained without {held_out or 'nothing'}: {len(pages)} pages, {len(y)} blocks, {X.shape[1]} features, "
           f"{info['fit_s']} s", file=sys.stderr)
     return model
 
@@ -201,11 +227,12 @@ def _check(model: dict, clf, X: np.ndarray) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=None, help="the shared data folder (default: webprune's own lookup)")
-    ap.add_argument("--sets", default=",".join(FORMATS))
-    ap.add_argument("--loso", type=Path, help="folder for the leave-one-set-out models ({set}.json)")
+    ap.add_argument("--sets", default=",".join(SETS))
+    ap.add_argument("--loso", type=Path, help="folder for the held-out models ({set}.json, wcxb-dev-f{k}.json)")
     ap.add_argument("--all", type=Path, help="write the model trained on every set here")
     ap.add_argument("--vocab", type=int, default=100, help="class/id tokens in the vocabulary (default 100)")
     ap.add_argument("--min-pages", type=int, default=10, help="a vocabulary token is on this many pages")
+    ap.add_argument("--cache", type=Path, help="keep the parsed and labelled pages here (pickle; reused when present)")
     args = ap.parse_args(argv)
     if not (args.loso or args.all):
         ap.error("give --loso DIR and/or --all FILE")
@@ -214,14 +241,21 @@ def main(argv=None) -> int:
         shared = args.shared or shared_data()
     except FileNotFoundError as e:
         ap.error(str(e))
-    data = read_sets(shared, sets)
-    jobs = ([(f"{held}.json", [s for s in sets if s != held]) for held in sets] if args.loso else [])
-    for name, train_sets in jobs:
+    if args.cache and args.cache.exists():
+        data = {s: ps for s, ps in pickle.loads(args.cache.read_bytes()).items() if s in sets}
+    else:
+        data = read_sets(shared, sets)
+        if args.cache:
+            args.cache.parent.mkdir(parents=True, exist_ok=True)
+            args.cache.write_bytes(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+    splits = sorted({p.split for ps in data.values() for p in ps})
+    if args.loso:
         args.loso.mkdir(parents=True, exist_ok=True)
-        model = train(data, train_sets, args.vocab, args.min_pages)
-        (args.loso / name).write_text(json.dumps(model, separators=(",", ":")))
+        for held in splits:
+            model = train(data, held, args.vocab, args.min_pages)
+            (args.loso / f"{held}.json").write_text(json.dumps(model, separators=(",", ":")))
     if args.all:
-        model = train(data, sets, args.vocab, args.min_pages)
+        model = train(data, None, args.vocab, args.min_pages)
         args.all.parent.mkdir(parents=True, exist_ok=True)
         args.all.write_text(json.dumps(model, separators=(",", ":")))
         print(f"wrote {args.all} ({args.all.stat().st_size / 1e3:.0f} kB)", file=sys.stderr)

@@ -120,13 +120,6 @@ def main(argv: list[str] | None = None) -> int:
               "(.venv/bin/pip install -e '.[bench]')", file=sys.stderr)
     settings = scoring_settings(args.max_link_density, args.prune_model, args.max_perplexity, args.prune_percentile,
                                 args.prune_threshold, args.prune_score, args.prune_sample_docs, sets)
-    for t in tools:
-        if t.startswith(WP_PREFIX):
-            try:
-                for s in sets:  # model files too: a mistyped {set} path is refused, not scored as 0
-                    tool_options(t, settings, s).check_files()
-            except ValueError as exc:
-                ap.error(str(exc))
     if not (args.shared / "cleaning").is_dir():
         ap.error(f"no cleaning data under {args.shared}")
 
@@ -134,6 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     for s in sets:
         ps = gold_pages(args.shared, [s])
         pages += ps[: args.limit] if args.limit else ps
+    settings["splits"] = sorted({p.split for p in pages})  # {set} in a model path: a set, or a WCXB fold
+    for t in tools:
+        if t.startswith(WP_PREFIX):
+            try:
+                for s in settings["splits"]:  # model files too: a mistyped {set} path is refused, not scored as 0
+                    tool_options(t, settings, s).check_files()
+            except ValueError as exc:
+                ap.error(str(exc))
     t0 = time.perf_counter()
     golds = [p.gold_text() for p in pages]
     print(f"{len(pages)} pages in {len(sets)} sets, gold read in {time.perf_counter() - t0:.1f} s; "

@@ -86,10 +86,30 @@ class GoldPage:
         """WCXB's page type; "" for the other sets."""
         return ((self._card().get("_internal") or {}).get("page_type") or {}).get("primary", "")
 
+    @property
+    def split(self) -> str:
+        """Which held-out model scores the page: its set, or for WCXB its site-grouped fold (``wcxb-dev-f3``)."""
+        return f"{self.set}-f{host_fold(self.set, host_of(self.url()))}" if self.format == "wcxb" else self.set
+
     def url(self, raw: bytes | None = None) -> str:
         """The page's URL: WCXB's card, else what the page says (:func:`page_url`)."""
         return self._card().get("url", "") if self.format == "wcxb" else page_url(raw if raw is not None else
                                                                                     self.raw())
+
+
+FOLDS = 5  # site-grouped folds of wcxb-dev: no host in two folds
+
+
+def host_of(url: str) -> str:
+    host = url.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+def host_fold(set_name: str, host: str) -> int:
+    """The fold a host's pages belong to: a stable hash, so training and scoring agree without a file."""
+    import hashlib
+
+    return int(hashlib.sha1(f"{set_name}/{host}".encode()).hexdigest(), 16) % FOLDS
 
 
 def _decode(data: bytes) -> str:

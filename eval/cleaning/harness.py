@@ -49,7 +49,8 @@ MODEL_KEYS = ("prune_model", "learned_model")  # options whose path may name one
 def tool_options(tool: str, settings: dict, set_name: str | None = None):
     """CleanOptions of a webprune tool id ``webprune/<spec>`` (``preprocess.spec``); ``settings`` (the CLI's
     --max-link-density, --prune-model, ...) fill what the spec leaves open. ``{set}`` in the model path
-    names one model per set (a contrastive model trained on that set's own pages): ``set_name`` fills it."""
+    names one model per set (a contrastive model trained on that set's own pages, a block model trained
+    without it): ``set_name`` fills it -- a page's split (``GoldPage.split``: its set, or its WCXB fold)."""
     if set_name is not None:
         settings = settings | {k: settings[k].replace("{set}", set_name) for k in MODEL_KEYS
                                if "{set}" in (settings.get(k) or "")}
@@ -128,7 +129,7 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
     _W.update(call=call, timeout=timeout, keep_wrapper=keep_wrapper)
     signal.signal(signal.SIGALRM, _on_alarm)
     # warm-up outside the timed calls: lazy imports, stoplists, model loading (every set's model)
-    for set_name in (settings.get("sets") or [None]) if per_set(tool, settings) else [None]:
+    for set_name in (settings.get("splits") or settings.get("sets") or [None]) if per_set(tool, settings) else [None]:
         try:
             call([(b"<html><head><title>t</title></head><body><p>warm up text for the cleaner.</p></body></html>",
                    "")], set_name)
@@ -179,11 +180,11 @@ def host_groups(pages: list) -> list[list[int]]:
 
 
 def run_tool(tool: str, pages: list, jobs: int, timeout: int, keep_wrapper: bool, settings: dict):
-    first_set = pages[0].set if pages else None
+    first_set = pages[0].split if pages else None
     grouped = is_webprune(tool) and cleaner(tool_options(tool, settings, first_set).cleaner).host_grouped
     groups = host_groups(pages) if grouped else [[i] for i in range(len(pages))]
     tasks = [(g, [(str(pages[i].input), pages[i].url() if pages[i].format == "wcxb" else None) for i in g],
-              pages[g[0]].set) for g in groups]  # a group is in one set
+              pages[g[0]].split) for g in groups]  # a group is one host of one set, so in one split
     ctx = mp.get_context("spawn")
     results = [None] * len(pages)
     with ctx.Pool(jobs, initializer=_init_worker, initargs=(tool, timeout, keep_wrapper, settings)) as pool:
