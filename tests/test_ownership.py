@@ -122,7 +122,7 @@ def test_a_user_file_where_a_finished_run_would_write_next_refuses_the_next_run(
 
 
 @pytest.mark.parametrize("flags, fragment", [(["--max-link-density", "2"], "[0, 1]"), (["--workers", "0"], "workers"),
-                                             (["--page-timeout", "-1"], "0 or more")])
+                                             (["--page-timeout", "-1"], "seconds >= 0")])
 def test_a_bad_flag_or_input_fails_before_the_output_folder_is_made(tmp_path, capsys, flags, fragment):
     warcs = inputs(tmp_path / "in", 1)
     out = tmp_path / "new" / "out"
