@@ -79,13 +79,17 @@ def _cmd_lm_train_crawl(a) -> int:
     labels = LabelOptions(cleaner=a.cleaner, drop_hinted=a.drop_hinted, kitten=a.kitten,
                           max_link_density=a.max_link_density if a.max_link_density >= 0 else None,
                           min_repeat_pages=a.min_repeat_pages, min_word_count=a.min_word_count)
+    from preprocess.lm.dedup import DedupOptions
+
     card = train_crawl(a.inputs, a.output, order=a.order, labels=labels, sample_docs=a.sample_docs or None,
-                       workers=a.workers, address=a.address, executor="local" if a.local else "ray", memory=a.memory)
+                       workers=a.workers, address=a.address, executor="local" if a.local else "ray", memory=a.memory,
+                       dedup=DedupOptions(mode=a.dedup), min_language_lines=a.min_language_lines)
     c, b, n = card["content"], card["boilerplate"], card["label_counts"]
-    print(f"{a.order}-gram contrastive model from {card['sample']['documents']:,} pages in "
-          f"{card['training']['wall_s']} s: content {c['lines']:,} lines / {c['tokens']:,} tokens, boilerplate "
-          f"{b['lines']:,} lines / {b['tokens']:,} tokens ({n.get('kept_but_repeated', 0):,} kept lines repeated "
-          f"across a host's pages) -> {a.output}/")
+    print(f"{a.order}-gram contrastive model from {card['sample']['documents']:,} pages "
+          f"({card['duplicates']['duplicates']:,} duplicates left out) in {card['training']['wall_s']} s, "
+          f"languages {', '.join(card['languages'])}: content {c['lines']:,} lines / {c['tokens']:,} tokens, "
+          f"boilerplate {b['lines']:,} lines / {b['tokens']:,} tokens ({n.get('kept_but_repeated', 0):,} kept lines "
+          f"repeated across a host's pages) -> {a.output}/")
     return 0
 
 
@@ -246,6 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a line on this many pages of a host is template text, even if the cleaner kept it "
                         "(default 3; 0: off)")
     t.add_argument("--min-word-count", type=int, default=2, help="shared vocabulary: words seen this often (default 2)")
+    t.add_argument("--dedup", default="near", choices=("near", "exact", "off"),
+                   help="duplicate pages left out before the repetition rule and training (default near: "
+                        "exact copies and SimHash near-duplicates)")
+    t.add_argument("--min-language-lines", type=int, default=1000,
+                   help="kept and removed lines a language other than the main one needs for its own model pair "
+                        "(default 1000); pages of a language without one are left unpruned")
     t.add_argument("--sample-docs", type=int, default=10_000,
                    help="learn from about N records, spread over the input files (default 10000; 0: all)")
     t.add_argument("--workers", type=int, default=None, help="Ray workers (default: all CPUs)")
