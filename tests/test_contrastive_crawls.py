@@ -135,7 +135,7 @@ def test_a_crawl_of_two_languages_trains_a_pair_each(mixed_model):
     assert scorer.score(desc) == scorer.pair("ja").score_norm(normalize(desc))
 
 
-def test_pages_of_a_language_without_a_pair_are_left_unpruned_and_counted(mixed_model, tmp_path):
+def test_pages_of_a_language_without_a_pair_are_left_unpruned_and_counted(mixed_model, tmp_path, monkeypatch):
     path, card = mixed_model
     docs = japanese_docs()
     en_only = path.parent / "en-only"  # the same model without its Japanese pair
@@ -157,3 +157,15 @@ def test_pages_of_a_language_without_a_pair_are_left_unpruned_and_counted(mixed_
         else:  # scored with the Japanese pair: some sentences go
             assert "prune.docs_without_language_model" not in stats.counts
             assert 0 < stats.counts["prune.sentences_dropped"] < stats.counts["prune.sentences"]
+
+    import preprocess.lm.lang as lang_mod
+
+    scorer = ContrastiveScorer(en_only)  # a page taken for French: scored by the pair whose vocabulary it is in
+    d, kept, _ = labelled(label_pipeline(LabelOptions()), [Document(id=i, url=u, content_type="text/html", raw=raw)
+                                                          for i, u, raw in cpe_pages(1)], Stats())[0]
+    english, japanese = page_text(d.title, kept), page_text(plain[0]["contents"], [])
+    assert scorer.page_pair(english)[:1] == ("en",) and scorer.page_pair(japanese)[::2] == ("ja", False)
+    monkeypatch.setattr(lang_mod, "detect_language", lambda text: "fr")
+    lang, pair, by_vocabulary = scorer.page_pair(english)
+    assert lang == "fr" and pair is scorer.pair("en") and by_vocabulary
+    assert scorer.page_pair(japanese) == ("fr", None, False)  # its words are not the English pair's

@@ -18,7 +18,8 @@ of a logistic fit on 30% of the shared cleaning pages (``scripts/eval_contrastiv
 Languages: each document is scored with the pair of its language, detected on its title and
 lines (:mod:`preprocess.lm.lang`); a document whose language has no pair in the model is left
 unpruned and counted (``prune.docs_without_language_model`` and ``prune.unpruned_lang.<lang>``;
-scored ones: ``prune.lang.<lang>``). One sentence alone (``decision_score``, the calibration
+scored ones: ``prune.lang.<lang>``), unless a pair's vocabulary covers 90% of its words
+(``prune.docs_scored_by_vocabulary``: English pages detect_fast took for another language). One sentence alone (``decision_score``, the calibration
 sample) takes its pair by script: Chinese/Japanese/Korean, else the main language's.
 
 Stats: the same counters as perplexity pruning (``prune.sentences``,
@@ -86,12 +87,14 @@ class ContrastivePrune(Step):
             self.stat_update("model_loads", self._loads)
             self._loads = 0
         t0 = time.perf_counter()
-        lang, pair = self.scorer.page_pair(page_text(doc.title, [ln.text for ln in doc.lines]))
+        lang, pair, by_vocab = self.scorer.page_pair(page_text(doc.title, [ln.text for ln in doc.lines]))
         if pair is None:  # a language without a pair: left as it is
             self.stat_update("docs_without_language_model")
             self.stat_update(f"unpruned_lang.{lang}")
             return doc
         self.stat_update(f"lang.{lang}")
+        if by_vocab:
+            self.stat_update("docs_scored_by_vocabulary")
         before = len(doc.text.encode("utf-8"))
         pieces = list(sentences_of_lines(doc.lines))
         scores = self._score_with(pair, [s for _, s in pieces])
