@@ -152,6 +152,9 @@ def _train(sources, target: Path, out: OutputDir, key: str, order: int, options:
     counts, unused = write_corpora(out, state, work)
     main = state["main_language"]
     languages, left_out = trainable(counts, main, state["min_language_lines"])
+    if main is None:
+        raise ValueError("no page's language could be told (their text holds too few letters): give pages with "
+                         "text to learn from")
     if main not in languages:
         raise ValueError(f"one side has no lines ({counts.get(main, {})} in {main or 'any language'}): the cleaner "
                          "kept or removed everything; give more pages or other cleaner options")
