@@ -4,8 +4,9 @@
 Training: the input pages of every shared cleaning set, packed 4 times into 4 files
 ``OUT/warc/all-copy<k>.warc.gz`` (copy k on hosts ``ck.<host>``: each copy is a site of
 its own, so the repetition rule sees what it sees on one copy; ``scripts/contrastive_sets.py``;
-one file is one work unit),
-and ``webprune lm train-crawl --sample-docs 10000`` on it in a child process under
+one file is one work unit), and ``webprune lm train-crawl --sample-docs 10000 --dedup off``
+(the copies are exact duplicates of each other's text: deduplicated, the model would learn
+from a quarter of the pages; ``--dedup near`` measures that instead) on it in a child process under
 ``nice`` (``--workers`` Ray workers, or ``--local``). Reported: wall time, CPU time of
 the child and the children it waited for (lmplz, build_binary; ``RUSAGE_CHILDREN``, which
 misses Ray workers), and the card's split, whose ``units_cpu_s`` is the CPU time the
@@ -39,18 +40,19 @@ def bench_training(out: Path, pages: int, extra: list[str]) -> dict:
     model = out / "models-bench" / f"all-{pages}"
     cmd = ["nice", "-n", "10", sys.executable, "-m", "webprune.cli", "lm", "train-crawl",
            *[str(out / "warc" / f"all-copy{k}.warc.gz") for k in range(4)], "-o", str(model), "--sample-docs",
-           str(pages), *extra]
+           str(pages), "--dedup", "off", *extra]
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True)
     wall = time.perf_counter() - t0
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     card = json.loads((model / "contrastive.json").read_text())
+    main = card["languages"][card["main_language"]] if "languages" in card else card  # one pair per language
     return {"pages": card["sample"]["documents"], "wall_s": round(wall, 1),
             "cpu_s": round((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), 1),
-            "training": card["training"], "content": {k: card["content"][k] for k in ("lines", "tokens", "bytes")},
-            "boilerplate": {k: card["boilerplate"][k] for k in ("lines", "tokens", "bytes")},
-            "vocabulary": card["vocabulary"]["words"]}
+            "training": card["training"], "content": {k: main["content"][k] for k in ("lines", "tokens", "bytes")},
+            "boilerplate": {k: main["boilerplate"][k] for k in ("lines", "tokens", "bytes")},
+            "vocabulary": main["vocabulary"]["words"], "duplicates": card.get("duplicates", {}).get("duplicates")}
 
 
 def bench_scoring(plain: list[str], model: str, limit: int, repeat: int = 3) -> list[tuple[str, float]]:

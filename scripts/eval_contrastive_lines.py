@@ -21,7 +21,12 @@ only the lines the best DOM cleanings kept (``tags``/``density`` with hints and
 links 0.5): does the score add evidence beyond the cleaner? Last, the X x Y matrix of
 models trained on set X scored on set Y.
 
+``--compare NAME=MODEL ...`` instead scores every line with each named model (one model for
+all sets, e.g. the crawls of ``scripts/contrastive_duplicates.py``) and prints their AUCs on the
+same 70% of pages, per set and overall; nothing else is scored.
+
 Usage: python scripts/eval_contrastive_lines.py [--bigram M2] [--trigram M3] [--models build/contrastive/models]
+       python scripts/eval_contrastive_lines.py --compare single=M1 x6=M2 ...
 """
 from __future__ import annotations
 
@@ -100,6 +105,33 @@ def collect(sets: list[str]) -> dict[str, np.ndarray]:
     return out
 
 
+def test_mask(pages: np.ndarray) -> np.ndarray:
+    """The lines of the 70% of pages not used for fitting (a fixed seed: the same pages in every run)."""
+    ids = sorted(set(pages))
+    fit_pages = set(random.Random(13).sample(ids, int(0.3 * len(ids))))
+    return np.array([p not in fit_pages for p in pages])
+
+
+def compare(specs: list[str], d: dict, sets: list[str]) -> None:
+    """AUC of each NAME=MODEL on every line of the test pages, per set and overall (a MODEL path holding
+    ``{set}``: one model per set, each set's lines scored by its own)."""
+    y, lsets, norm, test = d["boiler"], d["set"], d["norm"], test_mask(d["page"])
+    norm = np.array([normalize(t) for t in norm], dtype=object)  # the cache may predate a normaliser change
+    print(f"\n{int(test.sum()):,} lines of the test pages, scored by each model\n")
+    print("| model | " + " | ".join(SHORT.get(s, s) for s in sets) + " | all |")
+    print("|---|" + "---:|" * (len(sets) + 1))
+    yt, st, nt = y[test], lsets[test], norm[test]
+    for spec in specs:
+        name, path = spec.split("=", 1)
+        sc = np.zeros(len(nt))
+        for s in sets if "{set}" in path else [None]:  # {set}: each set's lines scored by that set's model
+            m = st == s if s else np.ones(len(nt), dtype=bool)
+            score = open_model(path.format(set=s)).score_norm
+            sc[m] = [score(t) for t in nt[m]]
+        print(f"| {name} | " + " | ".join(f"{auc(yt[st == s], sc[st == s]):.4f}" for s in sets)
+              + f" | {auc(yt, sc):.4f} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bigram", default=str(ROOT / "build" / "models" / "general-2gram.bin"))
@@ -111,6 +143,8 @@ def main() -> None:
                     help="K: also score each page with its set's model trained without the page's fold "
                          "(scripts/contrastive_sets.py --folds K)")
     ap.add_argument("--fresh", action="store_true", help="collect the lines again (else build/contrastive/lines-*.npz)")
+    ap.add_argument("--compare", nargs="+", default=None, metavar="NAME=MODEL",
+                    help="only these models, each scoring every line (AUC per set and overall)")
     a = ap.parse_args()
     sets = a.sets.split(",")
 
@@ -122,6 +156,9 @@ def main() -> None:
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez(cache, **d)
     y, lsets, norm = d["boiler"], d["set"], d["norm"]
+    if a.compare:
+        compare(a.compare, d, sets)
+        return
     print(f"scoring {len(y)} lines", file=sys.stderr)
     m2, m3 = open_model(a.bigram), open_model(a.trigram)
     lp2 = np.log10([m2.score_norm(s) for s in norm])
@@ -147,9 +184,9 @@ def main() -> None:
     other = np.select([lsets == s for s in sets], others)
 
     pages = sorted(set(d["page"]))
-    fit_pages = set(random.Random(13).sample(pages, int(0.3 * len(pages))))
-    train = np.array([p in fit_pages for p in d["page"]])
-    test = ~train
+    test = test_mask(d["page"])
+    train = ~test
+    fit_pages = set(d["page"][train])
     lnt = np.log10(d["ntok"] + 1)
     adjusted, adj_coef = fit_score(np.column_stack([lp3, lnt, d["link"]]), y, train)
     clen, clen_coef = fit_score(np.column_stack([same, lnt]), y, train)

@@ -18,7 +18,9 @@ def test_normalize_case_quotes_numbers_unicode():
     assert normalize("The ``Big'' Cat, Café!") == 'the " big " cat , café !'
     assert normalize("It cost $3.50 in 2024") == "it cost $ 0 . 0 in 0"
     assert normalize("“Straße” ｆｕｌｌ—width") == '" strasse " full - width'
-    assert normalize("日本語のテキスト。") == "日本語のテキスト 。"
+    assert normalize("日本語のテキスト。") == "日 本 語 の テ キ ス ト 。"  # no spaces in the script: characters
+    assert normalize("ｶﾀｶﾅ 吉田カバン HEADPORTER 1,640円 한국어 문장") == \
+        "カ タ カ ナ 吉 田 カ バ ン headporter 0 , 0 円 한국어 문장"  # Hangul keeps its words
     assert normalize("   ") == ""
     assert clean_corpus_line(" = Robert <unk> = ") == "Robert"
     assert clean_corpus_line("a 1 @,@ 000 b") == "a 1,000 b"

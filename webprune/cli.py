@@ -79,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a line on this many pages of a host is template text, even if the cleaner kept it "
                         "(default 3; 0: off)")
     t.add_argument("--min-word-count", type=at_least(1), default=2, help="shared vocabulary: words seen this often (default 2)")
+    t.add_argument("--dedup", default="near", choices=("near", "exact", "off"),
+                   help="duplicate pages left out before the repetition rule and training (default near: exact "
+                        "copies and MinHash near-duplicates)")
+    t.add_argument("--min-language-lines", type=at_least(1), default=1000,
+                   help="kept and removed lines a language other than the main one needs for its own model pair "
+                        "(default 1000); pages of a language without one are left unpruned")
     t.add_argument("--sample-docs", type=at_least(0), default=10_000,
                    help="learn from about N records, spread over the input files (default 10000; 0: all)")
     t.add_argument("--workers", type=at_least(1), default=None, help="Ray workers (default: all CPUs)")

@@ -82,13 +82,17 @@ def cmd_lm_train_crawl(a) -> int:
     labels = LabelOptions(cleaner=a.cleaner, drop_hinted=a.drop_hinted, kitten=a.kitten,
                           max_link_density=a.max_link_density if a.max_link_density >= 0 else None,
                           min_repeat_pages=a.min_repeat_pages, min_word_count=a.min_word_count)
+    from preprocess.lm.dedup import DedupOptions
+
     card = train_crawl(a.inputs, a.output, order=a.order, labels=labels, sample_docs=a.sample_docs or None,
-                       workers=a.workers, address=a.address, executor="local" if a.local else "ray", memory=a.memory)
+                       workers=a.workers, address=a.address, executor="local" if a.local else "ray", memory=a.memory,
+                       dedup=DedupOptions(mode=a.dedup), min_language_lines=a.min_language_lines)
     c, b, n = card["content"], card["boilerplate"], card["label_counts"]
-    print(f"{a.order}-gram contrastive model from {card['sample']['documents']:,} pages in "
-          f"{card['training']['wall_s']} s: content {c['lines']:,} lines / {c['tokens']:,} tokens, boilerplate "
-          f"{b['lines']:,} lines / {b['tokens']:,} tokens ({n.get('kept_but_repeated', 0):,} kept lines repeated "
-          f"across a host's pages) -> {a.output}/")
+    print(f"{a.order}-gram contrastive model from {card['sample']['documents']:,} pages "
+          f"({card['duplicates']['duplicates']:,} duplicates left out) in {card['training']['wall_s']} s, "
+          f"languages {', '.join(card['languages'])}: content {c['lines']:,} lines / {c['tokens']:,} tokens, "
+          f"boilerplate {b['lines']:,} lines / {b['tokens']:,} tokens ({n.get('kept_but_repeated', 0):,} kept lines "
+          f"repeated across a host's pages) -> {a.output}/")
     return 0
 
 

@@ -15,6 +15,13 @@ so a sentence of about 10 tokens keeps its score, shorter ones look more like
 boilerplate and longer ones less. The weight is the ratio of the two coefficients
 of a logistic fit on 30% of the shared cleaning pages (``scripts/eval_contrastive_lines.py``).
 
+Languages: each document is scored with the pair of its language, detected on its title and
+lines (:mod:`preprocess.lm.lang`); a document whose language has no pair in the model is left
+unpruned and counted (``prune.docs_without_language_model`` and ``prune.unpruned_lang.<lang>``;
+scored ones: ``prune.lang.<lang>``), unless a pair's vocabulary covers 90% of its words
+(``prune.docs_scored_by_vocabulary``: English pages detect_fast took for another language). One sentence alone (``decision_score``, the calibration
+sample) takes its pair by script: Chinese/Japanese/Korean, else the main language's.
+
 Stats: the same counters as perplexity pruning (``prune.sentences``,
 ``sentences_kept``, ``sentences_dropped``, ``sentences_without_words``, bytes,
 ``segment_score_s``, ``model_loads``) and a histogram of scores in quarter-bit bins,
@@ -29,6 +36,7 @@ from collections import Counter
 from preprocess.document import Document
 from preprocess.filters.prune import keep_sentences, run_threshold
 from preprocess.lm.contrastive import ContrastiveScorer, has_word, normalize_many
+from preprocess.lm.lang import line_language, page_text
 from preprocess.segment import sentences_of_lines
 from preprocess.steps.base import BuildContext, Step
 
@@ -51,8 +59,12 @@ class ContrastivePrune(Step):
         return cls(ctx.opts.prune_model, run_threshold(ctx), ctx.opts.prune_score)
 
     def score_sentences(self, sentences: list[str]) -> list[float | None]:
-        """The decision score of each sentence (None: no word at all), normalised in one pass."""
-        score, w = self.scorer.score_norm, self.length_weight
+        """The decision score of each sentence under the main language's pair (None: no word at all),
+        normalised in one pass."""
+        return self._score_with(self.scorer.pair(self.scorer.main), sentences)
+
+    def _score_with(self, pair, sentences: list[str]) -> list[float | None]:
+        score, w = pair.score_norm, self.length_weight
         if not w:
             return [score(n) if has_word(n) else None for n in normalize_many(sentences)]
         return [self._adjust(score(n), n) if has_word(n) else None for n in normalize_many(sentences)]
@@ -64,19 +76,28 @@ class ContrastivePrune(Step):
     def decision_score(self, sentence: str, link_density: float = 0.0) -> tuple[float, float] | None:
         """(contrastive score, the score compared with the threshold), or None; as PerplexityPrune's."""
         n = normalize_many([sentence])[0]
-        if not has_word(n):
+        pair = self.scorer.pair(line_language(sentence, self.scorer.main)) if has_word(n) else None
+        if pair is None:
             return None
-        raw = self.scorer.score_norm(n)
+        raw = pair.score_norm(n)
         return raw, (self._adjust(raw, n) if self.length_weight else raw)
 
     def process(self, doc: Document) -> Document | None:
         if self._loads:
             self.stat_update("model_loads", self._loads)
             self._loads = 0
-        before = len(doc.text.encode("utf-8"))
         t0 = time.perf_counter()
+        lang, pair, by_vocab = self.scorer.page_pair(page_text(doc.title, [ln.text for ln in doc.lines]))
+        if pair is None:  # a language without a pair: left as it is
+            self.stat_update("docs_without_language_model")
+            self.stat_update(f"unpruned_lang.{lang}")
+            return doc
+        self.stat_update(f"lang.{lang}")
+        if by_vocab:
+            self.stat_update("docs_scored_by_vocabulary")
+        before = len(doc.text.encode("utf-8"))
         pieces = list(sentences_of_lines(doc.lines))
-        scores = self.score_sentences([s for _, s in pieces])
+        scores = self._score_with(pair, [s for _, s in pieces])
         kept_lines: dict[int, list[str]] = {}
         kept = 0
         bins = Counter()

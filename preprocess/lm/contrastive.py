@@ -16,10 +16,13 @@ Higher is more boilerplate-like; 0 means "equally likely under both". A plain Ke
 model scores by perplexity under the same convention (higher = less likely), so
 ``webprune lm score`` and ``--prune-model`` take either kind: :func:`open_model`.
 
-A contrastive model is a directory ``MODEL/`` holding ``content.bin``,
-``boilerplate.bin``, ``vocab.txt`` and the card ``contrastive.json`` (corpus sizes,
-labelling options, order, sample, training time). The card is written last: a
-directory with a card is a finished model.
+A contrastive model is a directory ``MODEL/`` holding the card ``contrastive.json``
+(languages, corpus sizes, duplicates found, labelling options, order, sample, training
+time) and one pair per language, ``MODEL/<lang>/{content.bin, boilerplate.bin,
+vocab.txt}``: a page is scored with the pair of its language (:mod:`preprocess.lm.lang`),
+a page of a language without a pair is not scored. A model of card version 1 holds one
+pair at the top and scores every page with it. The card is written last: a directory
+with a card is a finished model.
 """
 from __future__ import annotations
 
@@ -29,16 +32,22 @@ import re
 import unicodedata
 from pathlib import Path
 
-from preprocess.lm.normalize import _DIGITS, _QUOTES, _TOKEN, normalize
+from preprocess.lm.normalize import _DIGITS, _QUOTES, _TOKEN, normalize, split_cjk
 
 CARD = "contrastive.json"
 CONTENT, BOILER, VOCAB = "content.bin", "boilerplate.bin", "vocab.txt"
+ANY = "*"  # the one pair of a version-1 model
 OOV = "_unk_"  # every word outside the shared vocabulary, in training text and when scoring
 LOG2_10 = math.log2(10)
 # bits per token; chosen on the shared cleaning sets (README, "Contrastive pruning"): at 3 bits a sentence is
 # 8x more likely under the boilerplate model than under the content model
 DEFAULT_THRESHOLD = 3.0
 _WORD = re.compile(r"\w")
+_LETTER = re.compile(r"[^\W\d_]")
+# a page of a language without a pair is scored by a pair whose vocabulary holds this share of its words: on
+# WCXB's development pages under the English pair of the shared cleaning sets, English pages cover 0.90-1.0
+# (5th percentile 0.90), the French, Bulgarian pages 0.58-0.65 (README, "Contrastive pruning")
+VOCAB_COVERAGE = 0.9
 
 
 def is_contrastive(path) -> bool:
@@ -48,8 +57,17 @@ def is_contrastive(path) -> bool:
 
 def default_threshold(path) -> float:
     """The documented default threshold a contrastive model's card records."""
-    card = json.loads((Path(path) / CARD).read_text(encoding="utf-8"))
-    return float(card.get("default_threshold", DEFAULT_THRESHOLD))
+    return float(read_card(path).get("default_threshold", DEFAULT_THRESHOLD))
+
+
+def read_card(path) -> dict:
+    return json.loads((Path(path) / CARD).read_text(encoding="utf-8"))
+
+
+def pair_dirs(card: dict) -> dict[str, str]:
+    """Language -> folder of its pair; a version-1 card: ``{"*": "."}`` (one pair for every page)."""
+    langs = card.get("languages")
+    return {lang: e["dir"] for lang, e in langs.items()} if isinstance(langs, dict) else {ANY: "."}
 
 
 def check_model(path) -> str:
@@ -59,7 +77,12 @@ def check_model(path) -> str:
         if not (p / CARD).is_file():
             raise ValueError(f"{p} is a folder without {CARD}: not a contrastive model (train one with "
                              "`webprune lm train-crawl`, or give a KenLM model file)")
-        missing = [n for n in (CONTENT, BOILER, VOCAB) if not (p / n).is_file()]
+        try:
+            dirs = pair_dirs(read_card(p))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise ValueError(f"{p / CARD}: not a readable model card; train the model again") from None
+        missing = [f"{d}/{n}" if d != "." else n for d in dirs.values() for n in (CONTENT, BOILER, VOCAB)
+                   if not (p / d / n).is_file()]
         if missing:
             raise ValueError(f"{p}: contrastive model incomplete, {', '.join(missing)} missing; train it again")
         return "contrastive"
@@ -77,7 +100,8 @@ def normalize_many(texts: list[str]) -> list[str]:
     text = text.casefold()
     if "`" in text or "''" in text:
         text = text.replace("``", '"').replace("''", '"')
-    parts = _DIGITS.sub("0", text).split("\n")
+    text = _DIGITS.sub("0", text)
+    parts = (text if text.isascii() else split_cjk(text)).split("\n")
     if len(parts) != len(texts):  # a text held a newline (or NFKC made one): one at a time
         return [normalize(t) for t in texts]
     return [" ".join(_TOKEN.findall(p)) for p in parts]
@@ -88,24 +112,15 @@ def map_oov(norm: str, vocab) -> str:
     return " ".join(t if t in vocab else OOV for t in norm.split())
 
 
-class ContrastiveScorer:
-    """Both models loaded once (memory-mapped); ``score_norm`` takes text already :func:`normalize`-d."""
+class Pair:
+    """One language's two models (memory-mapped) and vocabulary; ``score_norm`` takes :func:`normalize`-d text."""
 
-    kind = "contrastive"
-
-    def __init__(self, path):
+    def __init__(self, folder: Path):
         import kenlm
 
-        check_model(path)
-        path = Path(path)
-        if not is_contrastive(path):
-            raise ValueError(f"{path} is a KenLM file, not a contrastive model directory")
-        self.path = str(path)
-        self.card = json.loads((path / CARD).read_text(encoding="utf-8"))
-        self.content = kenlm.Model(str(path / CONTENT))
-        self.boiler = kenlm.Model(str(path / BOILER))
-        self.vocab = frozenset((path / VOCAB).read_text(encoding="utf-8").split())
-        self.default_threshold = default_threshold(path)
+        self.content = kenlm.Model(str(folder / CONTENT))
+        self.boiler = kenlm.Model(str(folder / BOILER))
+        self.vocab = frozenset((folder / VOCAB).read_text(encoding="utf-8").split())
 
     def score_norm(self, norm: str) -> float:
         vocab = self.vocab
@@ -113,9 +128,75 @@ class ContrastiveScorer:
         text = " ".join(t if t in vocab else OOV for t in toks)
         return (self.boiler.score(text) - self.content.score(text)) * LOG2_10 / (len(toks) + 1)
 
+
+class ContrastiveScorer:
+    """A contrastive model: its card, and each language's :class:`Pair`, loaded when first used."""
+
+    kind = "contrastive"
+
+    def __init__(self, path):
+        check_model(path)
+        path = Path(path)
+        if not is_contrastive(path):
+            raise ValueError(f"{path} is a KenLM file, not a contrastive model directory")
+        self.path = str(path)
+        self.card = read_card(path)
+        self.dirs = pair_dirs(self.card)
+        self.main = self.card.get("main_language") or next(iter(self.dirs))
+        self.default_threshold = default_threshold(path)
+        self._pairs: dict[str, Pair] = {}
+
+    @property
+    def languages(self) -> list[str]:
+        return sorted(self.dirs)
+
+    def pair(self, lang: str) -> Pair | None:
+        """The pair that scores pages of ``lang`` (a version-1 model's one pair for any), or None."""
+        if ANY in self.dirs:
+            lang = ANY
+        if lang not in self.dirs:
+            return None
+        if lang not in self._pairs:
+            self._pairs[lang] = Pair(Path(self.path) / self.dirs[lang])
+        return self._pairs[lang]
+
+    def page_pair(self, text: str) -> tuple[str, Pair | None, bool]:
+        """(the language of a page's text, the pair that scores it or None, whether that pair was chosen by
+        its vocabulary). A page whose language has no pair goes to the pair whose vocabulary covers
+        ``VOCAB_COVERAGE`` of its words, if one does (detect_fast takes some English pages for other
+        languages; README, "Contrastive pruning"); else to none."""
+        from preprocess.lm.lang import SAMPLE_CHARS, detect_language
+
+        lang = detect_language(text)
+        pair = self.pair(lang)
+        if pair is not None:
+            return lang, pair, False
+        words = [t for t in normalize(text[:SAMPLE_CHARS]).split() if _LETTER.search(t)]
+        best, cover = None, VOCAB_COVERAGE
+        for other in self.languages if words else ():
+            vocab = self.pair(other).vocab
+            share = sum(w in vocab for w in words) / len(words)
+            if share >= cover:
+                best, cover = other, share
+        return lang, (self.pair(best) if best else None), best is not None
+
+    @property
+    def vocab(self) -> frozenset:
+        return self.pair(self.main).vocab
+
+    def score_norm(self, norm: str, lang: str | None = None) -> float:
+        """The score under the pair of ``lang`` (default: the main language's)."""
+        return self.pair(lang or self.main).score_norm(norm)
+
     def score(self, text: str) -> float | None:
+        """One line's score: a line in Chinese, Japanese or Korean script under that language's pair, any
+        other line under the main language's (one line is too short to tell Latin-script languages apart);
+        None for a line without tokens or a language without a pair."""
+        from preprocess.lm.lang import line_language
+
         norm = normalize(text)
-        return self.score_norm(norm) if norm else None
+        pair = self.pair(line_language(text, self.main)) if norm else None
+        return pair.score_norm(norm) if pair else None
 
 
 class PerplexityScorer:

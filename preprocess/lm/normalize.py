@@ -5,7 +5,11 @@
   2. case folded (``casefold``: lower case, ß -> ss);
   3. quotes unified: `` '' “ ” „ « » → ``"`` and ‘ ’ ‚ → ``'``; dashes – — → ``-``;
   4. every run of digits becomes ``0`` (``3.5`` -> ``0 . 0``, ``2024`` -> ``0``): numbers are open-class;
-  5. tokens are ``\\w+`` (letters/digits/underscore, any script) or a single other non-space character.
+  5. tokens are ``\\w+`` (letters/digits/underscore, any script) or a single other non-space character;
+  6. Chinese and Japanese characters (Han, hiragana, katakana) are one token each: those scripts put no space
+     between words, so ``\\w+`` would make a whole line one token. Characters need no dictionary, work alike
+     for both languages and for mixed text, and their vocabulary is small and closed (README, "Contrastive
+     pruning"). Korean (Hangul) puts spaces between words and keeps them.
 Training corpora may carry their own tokenisation artefacts (Brown's `` ''),
 WikiText's ``<unk>``/``@-@``): :func:`clean_corpus_line` removes those first.
 """
@@ -16,6 +20,10 @@ import unicodedata
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _DIGITS = re.compile(r"\d+")
+# Han (CJK unified ideographs, extension A, compatibility), iteration marks, hiragana, katakana (NFKC has
+# already folded half-width katakana); ranges beyond the BMP: extensions B-F and compatibility supplement
+_CJK = re.compile("[\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
+                  "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'", "‚": "'",
                          "–": "-", "—": "-"})
 _WIKITEXT = re.compile(r"\s@([-.,])@\s")
@@ -27,7 +35,13 @@ def normalize(text: str) -> str:
     text = text.casefold()
     if "`" in text or "''" in text:
         text = text.replace("``", '"').replace("''", '"')
-    return " ".join(_TOKEN.findall(_DIGITS.sub("0", text)))
+    text = _DIGITS.sub("0", text)
+    return " ".join(_TOKEN.findall(split_cjk(text) if not text.isascii() else text))
+
+
+def split_cjk(text: str) -> str:
+    """Spaces around every Chinese/Japanese character (step 6)."""
+    return _CJK.sub(r" \g<0> ", text)
 
 
 def clean_corpus_line(line: str) -> str:
