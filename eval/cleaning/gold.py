@@ -68,7 +68,7 @@ class GoldPage:
 
     @property
     def format(self) -> str:
-        return SETS[self.set]
+        return SETS.get(self.set, "")
 
     def raw(self) -> bytes:
         """The page's bytes (WCXB's are gzipped on disk)."""
