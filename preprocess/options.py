@@ -144,12 +144,14 @@ class CleanOptions:
             raise ValueError(f"no model at {self.prune_model}: train one with `webprune lm train` (or "
                              "`webprune lm train-crawl`), or give its path")
         if self.prune_model:  # one line now rather than a traceback from every worker
-            from preprocess.lm.contrastive import BOILER, CONTENT, check_model
+            from preprocess.lm.contrastive import BOILER, CONTENT, check_model, pair_dirs, read_card
             from preprocess.lm.score import check_kenlm
 
             if check_model(self.prune_model) == "contrastive":
-                for side in (CONTENT, BOILER):
-                    check_kenlm(Path(self.prune_model) / side, "train the model again with `webprune lm train-crawl`")
+                for d in pair_dirs(read_card(self.prune_model)).values():  # every language's pair
+                    for side in (CONTENT, BOILER):
+                        check_kenlm(Path(self.prune_model) / d / side,
+                                    "train the model again with `webprune lm train-crawl`")
             else:
                 check_kenlm(self.prune_model)
         return self

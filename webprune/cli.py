@@ -162,7 +162,10 @@ def main(argv: list[str] | None = None) -> int:
         from eval.cleaning.cli import main as eval_cleaning
 
         return eval_cleaning(argv[1:])
-    a = build_parser().parse_args(argv)
+    try:
+        a = build_parser().parse_args(argv)
+    except SystemExit as exc:  # a usage error (2) or --help (0): the code, returned as every command's is
+        return exc.code if isinstance(exc.code, int) else 2
     level = logging.WARNING if a.verbose == 0 else logging.INFO if a.verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
     if a.verbose == 0:
