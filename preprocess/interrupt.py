@@ -166,6 +166,36 @@ def ray_daemons_apart():
         services.ConsolePopen = saved
 
 
+@contextmanager
+def noting_stops():
+    """In a worker, around one unit: the stop signals that reach it are noted in the list yielded, then handled
+    as before (Ray's SIGTERM handler ends the worker with SystemExit, a driver's raises Interrupted)."""
+    noted: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+    previous = {signum: signal.getsignal(signum) for signum in STOPS}
+    previous = {signum: before for signum, before in previous.items() if before is not None}  # None: not Python's
+
+    def note(signum, frame):
+        noted.append(signum)
+        before = previous[signum]
+        if callable(before):
+            return before(signum, frame)
+        if before == signal.SIG_DFL:  # end the process as the signal would have
+            signal.signal(signum, signal.SIG_DFL)
+            signal.raise_signal(signum)
+        return None
+
+    for signum in previous:
+        signal.signal(signum, note)
+    try:
+        yield noted
+    finally:
+        for signum, before in previous.items():
+            signal.signal(signum, before)
+
+
 def stop_ray() -> None:
     """After an interrupt: shut Ray down, so no task of the stopped run keeps writing. Ray's native threads log
     the tasks it ends ("Failed to push error to driver"): their stderr is muted meanwhile."""
