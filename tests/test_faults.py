@@ -205,3 +205,19 @@ def test_a_worker_stopped_by_sigterm_is_redone_and_blames_no_record(tmp_path, pl
     assert stopped[0] not in {json.loads(p.read_text())["pid"] for p in (out / "units").glob("*.json")}
     ids = [json.loads(line)["id"] for data in shards(out).values() for line in data.decode().splitlines()]
     assert len(ids) == len(set(ids)) == 40
+    # and a signal to the driver's process group is the driver's alone: Ray's local daemons have their own group
+    daemons = {name: group for name, parent, group in processes() if parent == os.getpid()}
+    assert {"raylet", "gcs_server"} <= set(daemons) and os.getpgid(0) not in daemons.values()
+
+
+def processes() -> list[tuple[str, int, int]]:
+    """(name, parent pid, process group) of every process, from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()
+        found.append((text[text.index("(") + 1:text.rindex(")")], int(fields[1]), int(fields[2])))
+    return found
