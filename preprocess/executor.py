@@ -20,6 +20,8 @@ import socket
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from preprocess.interrupt import raise_if_stopping, ray_daemons_apart
+
 log = logging.getLogger("webprune.preprocess")
 
 
@@ -59,6 +61,7 @@ class LocalExecutor:
             try:
                 result = fn(shared, item, self.progress)
             except Exception as exc:  # noqa: BLE001 -- one unit's error never stops the run
+                raise_if_stopping()
                 log.error("unit failed: %s: %s", type(exc).__name__, exc)
                 result = Failure("unit_error", f"{type(exc).__name__}: {exc}")
             if tick:
@@ -136,10 +139,12 @@ class RayExecutor:
             address = check_address(address)
             quiet = dict(logging_level=logging.ERROR, log_to_driver=True, configure_logging=True)
             os.environ.setdefault("RAY_DEDUP_LOGS", "1")
-            if address:
-                ray.init(address=address, **quiet)
-            else:  # a local cluster of this machine's CPUs: more workers than that would only be a number
-                ray.init(num_cpus=min(workers or os.cpu_count(), os.cpu_count()), include_dashboard=False, **quiet)
+            with ray_daemons_apart():  # a signal to the command's process group is the driver's alone
+                if address:
+                    ray.init(address=address, **quiet)
+                else:  # a local cluster of this machine's CPUs: more workers than that would only be a number
+                    ray.init(num_cpus=min(workers or os.cpu_count(), os.cpu_count()), include_dashboard=False,
+                             **quiet)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         if workers and workers > cpus:
             log.warning("--workers %d: the Ray cluster has %d CPUs, so %d workers are used", workers, cpus, cpus)
@@ -192,12 +197,15 @@ class RayExecutor:
             for ref in done:
                 item = pending.pop(ref)
                 try:
-                    yield item, ray.get(ref)
+                    result = ray.get(ref)
                 except ray.exceptions.RayTaskError as exc:
                     cause = exc.cause if getattr(exc, "cause", None) is not None else exc
-                    yield item, Failure("unit_error", f"{type(cause).__name__}: {str(cause).strip()[:500]}")
+                    result = Failure("unit_error", f"{type(cause).__name__}: {str(cause).strip()[:500]}")
                 except ray.exceptions.RayError as exc:  # the worker died on every retry
-                    yield item, Failure("worker_crash", f"{type(exc).__name__}: {str(exc).strip()[:500]}")
+                    result = Failure("worker_crash", f"{type(exc).__name__}: {str(exc).strip()[:500]}")
+                if isinstance(result, Failure):  # after a stop signal: its workers were ended by it, no failure
+                    raise_if_stopping()
+                yield item, result
 
     def close(self) -> None:
         try:

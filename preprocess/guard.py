@@ -11,6 +11,10 @@ past ``page_timeout`` -- Ray retries the unit, and the retry reads the marker:
   ``failed.native_crash`` (or ``failed.timeout`` when the watchdog ended it) and
   skipped; everything else is cleaned as usual.
 
+An attempt stopped by a signal (SIGTERM, Ctrl-C: its run is being stopped, or the whole
+service) is no crash: it takes its records in flight off the marker before it ends, so a
+retry blames none of them and a unit entry never counts them as failed.
+
 Only attempts of the same run count: a marker carries its run's id, and Ray's retries
 run within one run. A marker left by another run -- one stopped by Ctrl-C, SIGTERM or
 ``kill -9``, whose workers were ended with it -- says nothing about its records: that
@@ -88,8 +92,10 @@ class AttemptGuard:
             log.info("%s: an attempt of an earlier, stopped run is redone from the start", source)
             self.state = {}
         self.lost = int(self.state.get("attempt", 0))  # earlier attempts of this unit that died
+        self.stops = int(self.state.get("stopped", 0))  # earlier attempts stopped by a signal (no evidence)
         self.poison = {int(k): v for k, v in self.state.get("poison", {}).items()}
         self._inflight: dict = {}
+        self.finished = False
         last = self.state.get("inflight")
         if last:  # the attempt before this one died with these records in flight
             if last["first"] == last["last"]:
@@ -107,7 +113,7 @@ class AttemptGuard:
         self._write(self._inflight)
 
     def _write(self, inflight: dict) -> None:
-        self.out.write_json({"run": self.run, "attempt": self.lost + 1, "poison": self.poison,
+        self.out.write_json({"run": self.run, "attempt": self.lost + 1, "stopped": self.stops, "poison": self.poison,
                              "suspect": self.suspect, "inflight": inflight}, "work", self.name)
 
     def note_timeout(self) -> None:
@@ -146,6 +152,18 @@ class AttemptGuard:
             if self.dog is not None:
                 self.dog.disarm()
 
+    def stopped(self) -> None:
+        """The attempt was stopped by a signal (SIGTERM, Ctrl-C), not crashed: its records in flight are no
+        suspects; a retry keeps only what earlier deaths showed, and counts the stop."""
+        if self.finished:
+            return
+        if self.dog is not None:
+            self.dog.disarm()
+        self._inflight = {}
+        self.out.write_json({"run": self.run, "attempt": self.lost, "stopped": self.stops + 1, "poison": self.poison,
+                             "suspect": self.suspect, "inflight": {}}, "work", self.name)
+
     def done(self) -> None:
         """The unit finished: its marker goes."""
         self.out.delete("work", self.name)
+        self.finished = True

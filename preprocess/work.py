@@ -16,6 +16,7 @@ import orjson
 
 from preprocess.document import Document
 from preprocess.guard import AttemptGuard
+from preprocess.interrupt import noting_stops
 from preprocess.learned import Learned
 from preprocess.output import OutputDir
 from preprocess.pipeline import Pipeline
@@ -111,27 +112,38 @@ def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
     if guard.lost:
         stats.update("units.retried")
         stats.update("units.attempts_lost", guard.lost)
+    if guard.stops:
+        stats.update("units.stopped_attempts_redone", guard.stops)
     shard = out.open_shard(unit.shard, job.compress)
-    try:
-        renames = (load_learned(job).get("page_ids") or {}).get("renamed", {}).get(str(unit.index))
-        records = timed_records(read_source(unit.source, stats, job.opts.max_bytes, renames=renames), stats)
-        for batch in guard.batches(records, job.batch_size, stats):
-            t0 = time.perf_counter()
-            docs = pipe.run(batch, stats)
-            stats.slow(time.perf_counter() - t0, f"{batch[0].id}" + (f" +{len(batch) - 1}" if len(batch) > 1 else "")
-                       + f" ({unit.source.filename})")
-            with stats.timer("write"):
-                lines = [json_line(d) for d in docs]
-                shard.write([line for line, _ in lines])
-            stats.update("bytes_out", sum(n for _, n in lines))
-            for d in docs:
-                stats.outcome("written", rid=d.id)
-            report(stats)
+    with noting_stops() as stops:
+        try:
+            return _clean(job, unit, out, pipe, guard, shard, stats, report)
+        except BaseException as exc:
+            shard.abort()
+            if stops or isinstance(exc, KeyboardInterrupt):  # stopped (Ray's SIGTERM handler exits): no crash
+                guard.stopped()
+            raise
+
+
+def _clean(job: Job, unit: WorkUnit, out: OutputDir, pipe: Pipeline, guard: AttemptGuard, shard, stats: Stats,
+           report: _Reporter) -> UnitResult:
+    """Clean the unit's records into its shard, then write its entry."""
+    renames = (load_learned(job).get("page_ids") or {}).get("renamed", {}).get(str(unit.index))
+    records = timed_records(read_source(unit.source, stats, job.opts.max_bytes, renames=renames), stats)
+    for batch in guard.batches(records, job.batch_size, stats):
+        t0 = time.perf_counter()
+        docs = pipe.run(batch, stats)
+        stats.slow(time.perf_counter() - t0, f"{batch[0].id}" + (f" +{len(batch) - 1}" if len(batch) > 1 else "")
+                   + f" ({unit.source.filename})")
         with stats.timer("write"):
-            size = shard.commit()
-    except BaseException:
-        shard.abort()
-        raise
+            lines = [json_line(d) for d in docs]
+            shard.write([line for line, _ in lines])
+        stats.update("bytes_out", sum(n for _, n in lines))
+        for d in docs:
+            stats.outcome("written", rid=d.id)
+        report(stats)
+    with stats.timer("write"):
+        size = shard.commit()
     report(stats, force=True)
     if stats.ledger is not None:
         write_ledger(out, unit.index, stats.ledger)

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -169,3 +170,54 @@ def test_an_output_folder_made_with_other_options_is_refused_and_other_files_sta
     assert (out / "notes.txt").read_text() == "mine" and (out / "collection" / "README").exists()
     again = run_preprocess([str(inputs)], str(out), CleanOptions(cleaner="density"), local_run(), progress=False)
     assert again["units"]["reused"] == 1 and again["written"] == 3
+
+
+def test_a_worker_stopped_by_sigterm_is_redone_and_blames_no_record(tmp_path, plugin_env, monkeypatch):
+    """SIGTERM to a worker (a stop of the whole service reaches every process) is no crash: even a one-record
+    batch in flight is not counted failed.native_crash, so no unit entry a resume would reuse blames a record."""
+    inputs = make_inputs(tmp_path / "in", files=2, per_file=20)
+    out = tmp_path / "out"
+    monkeypatch.setenv("WEBPRUNE_TEST_SLOW_S", "0.05")
+    stopped = []
+
+    def stop_a_running_worker():
+        deadline = time.time() + 120
+        while not stopped and time.time() < deadline:
+            for marker in (out / "work").glob("*.json"):
+                try:
+                    inflight = json.loads(marker.read_text())["inflight"]
+                except (OSError, ValueError, KeyError):
+                    continue
+                if inflight and inflight["first"] < 8:  # far from the unit's end: the signal finds it running
+                    os.kill(inflight["pid"], signal.SIGTERM)
+                    stopped.append(inflight["pid"])
+                    break
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=stop_a_running_worker, daemon=True)
+    watcher.start()
+    stats = run_preprocess([str(inputs)], str(out), CleanOptions(cleaner="slow"), RunOptions(workers=2, batch_size=1),
+                           progress=False)
+    watcher.join()
+    assert stopped, "no unit was seen running"
+    assert (stats["records"], stats["written"], stats["failed"]) == (40, 40, {})
+    assert stats["counters"]["units.stopped_attempts_redone"] == 1 and "units.attempts_lost" not in stats["counters"]
+    assert stopped[0] not in {json.loads(p.read_text())["pid"] for p in (out / "units").glob("*.json")}
+    ids = [json.loads(line)["id"] for data in shards(out).values() for line in data.decode().splitlines()]
+    assert len(ids) == len(set(ids)) == 40
+    # and a signal to the driver's process group is the driver's alone: Ray's local daemons have their own group
+    daemons = {name: group for name, parent, group in processes() if parent == os.getpid()}
+    assert {"raylet", "gcs_server"} <= set(daemons) and os.getpgid(0) not in daemons.values()
+
+
+def processes() -> list[tuple[str, int, int]]:
+    """(name, parent pid, process group) of every process, from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()
+        found.append((text[text.index("(") + 1:text.rindex(")")], int(fields[1]), int(fields[2])))
+    return found

@@ -11,12 +11,15 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from preprocess.executor import LocalExecutor
 from preprocess.guard import AttemptGuard
+from preprocess.interrupt import Interrupted, SigtermInterrupts
 from preprocess.lock import LOCK, OutputLocked
 from preprocess.options import CleanOptions
 from preprocess.output import OutputDir
@@ -216,3 +219,34 @@ def test_a_rerun_after_an_interrupted_attempt_writes_the_page_and_blames_nothing
     assert again["counters"]["units.cancelled_attempts_redone"] == 1
     assert not list((out / "work").iterdir())
     assert Stats.from_state(entry["stats"]).counts["written"] == 1
+
+
+# -- stop signals in the driver, without Ray ------------------------------------------------------------------
+def test_a_failure_seen_after_a_stop_signal_was_sent_is_the_stop_not_a_failure():
+    """A unit whose worker died of the same SIGTERM may be seen failing before the driver's handler has run (it
+    runs between bytecodes of the main thread): the executor raises Interrupted instead of counting it."""
+    def dies_with_the_stop(shared, item, progress):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})  # sent, not yet handled
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+        raise OSError("the worker's connection was lost")
+
+    try:
+        with SigtermInterrupts(), pytest.raises(Interrupted) as stop:
+            list(LocalExecutor().map(dies_with_the_stop, [1]))
+    finally:
+        signal.sigtimedwait({signal.SIGTERM}, 0)  # taken here, never by pytest's own disposition
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    assert stop.value.status == 143
+    assert list(LocalExecutor().map(lambda s, i, p: 1 / 0, [1]))[0][1].reason == "unit_error"  # no signal: failed
+
+
+def test_a_stop_signal_while_ray_starts_is_held_until_it_is_up():
+    """ray.init is never interrupted (a KeyboardInterrupt inside it crashed the driver; Ray's SIGTERM handlers
+    exit 1): the signal is raised as Interrupted once the block around it is done."""
+    reached = False
+    with SigtermInterrupts() as stops, pytest.raises(Interrupted) as stop:
+        with stops.starting_ray():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            reached = True
+    assert reached and stop.value.status == 143
