@@ -14,16 +14,32 @@ import pytrec_eval
 from eval.trec_files import read_qrels, read_run
 from preprocess.run import run_preprocess
 from tests.conftest import ROOT, local_run, shared
-from webprune.example import run_example
 
 pytestmark = pytest.mark.slow
 
 
 def test_example_end_to_end_in_well_under_a_minute(tmp_path):
+    """`webprune example` (the README's first command) as a user runs it: results, report with CO2, its paths."""
     t0 = time.perf_counter()
-    summary = run_example(tmp_path / "ex", progress=False)
+    proc = subprocess.run([sys.executable, "-m", "webprune.cli", "example", "-o", str(tmp_path / "ex")],
+                          capture_output=True, text=True, cwd=tmp_path)
     elapsed = time.perf_counter() - t0
+    assert proc.returncode == 0, proc.stderr[-3000:]
     assert elapsed < 45, f"example took {elapsed:.1f} s"
+    summary = json.loads((tmp_path / "ex" / "results.json").read_text())
+    # it ends with the report's two paths, absolute, so a user can open them from anywhere
+    last = proc.stdout.rstrip("\n").split("\n")[-2:]
+    assert last == [f"report: {tmp_path / 'ex' / 'report.html'}", f"        {tmp_path / 'ex' / 'report.md'}"], last
+    md = (tmp_path / "ex" / "report.md").read_text()
+    co2 = md.split("## CO₂")[1]
+    for table in co2.split("### ")[1:3]:  # the paper's estimate and codecarbon's, one row per variant
+        assert all(f"| {v}" in table for v in ("tags (baseline)", "density+hints+links", "toy-pruned-3k")), table
+    assert "W_cpu = 120 W" in co2 and "OfflineEmissionsTracker" in co2 and "break-even" in co2
+    assert md.index("## CO₂") > md.index("plots/throughput.png")  # beside the plots, in the same report
+    rep = summary["report"]["co2"]
+    assert rep["tags"]["one_off_cc_kg"] > 0 and rep["density+hints+links"]["one_off_kg"] > 0
+    # the config's own expected values (what `webprune run configs/example.toml --check` compares)
+    assert len(summary["checks"]) >= 6 and all(c["ok"] for c in summary["checks"]), summary["checks"]
     row = summary["variants"]["tags"]
     assert row["preprocess"]["written"] == 13 and row["preprocess"]["unaccounted"] == 0
     assert row["index_stats"]["documents"] == 13 and row["index_stats"]["index_bytes"] > 0

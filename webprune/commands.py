@@ -21,8 +21,8 @@ def cmd_preprocess(a) -> int:
         check_address(run.address)  # in seconds, before OUT is made
     r = run_preprocess(a.inputs, a.output, opts, run, overwrite=a.overwrite, page_timeout=a.page_timeout,
                        max_retries=a.max_retries, max_calls=a.recycle_after)
-    print(f"{r['records']} records: {r['written']} written, skipped {r['skipped'] or 0}, failed {r['failed'] or 0}; "
-          f"{r['docs_per_s']} docs/s with {r['workers']} worker(s) -> {a.output}/collection (stats: {a.output}/stats.json)")
+    print(f"{r['records']} records: {r['written']} written, skipped {_by_reason(r['skipped'])}, failed "
+          f"{_by_reason(r['failed'])}; {_speed(r)} -> {a.output}/collection (stats: {a.output}/stats.json)")
     if r["unaccounted"]:
         return 1
     if r["units"]["failed"]:
@@ -30,6 +30,27 @@ def cmd_preprocess(a) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def _by_reason(counts) -> str:
+    """``{'non_response': 39, 'empty': 2}`` -> ``41 (non_response 39, empty 2)``; 0 when none."""
+    if not counts:
+        return "0"
+    if not isinstance(counts, dict):
+        return str(counts)
+    parts = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return f"{sum(counts.values())} ({', '.join(f'{k} {v}' for k, v in parts)})"
+
+
+def _speed(r: dict) -> str:
+    """The cleaning speed, or that nothing was cleaned because every input file was reused (resume)."""
+    u = r["units"]
+    if r["docs_per_s"] is not None:
+        reused = f", {u['reused']} of {u['total']} input file(s) reused" if u["reused"] else ""
+        return f"{r['docs_per_s']} docs/s with {r['workers']} worker(s){reused}"
+    if u["total"] and u["reused"] == u["total"]:
+        return f"all {u['total']} input file(s) reused from an earlier run, nothing cleaned again"
+    return "no document cleaned"
 
 
 def cmd_inspect(a) -> int:
@@ -160,13 +181,18 @@ def cmd_eval(a) -> int:
     return 0
 
 
+def _report_paths(summary: dict) -> str:
+    rep = summary["report"]
+    return f"report: {Path(rep['html']).resolve()}\n        {Path(rep['markdown']).resolve()}"
+
+
 def cmd_run(a) -> int:
     from webprune.config import load_config
     from webprune.experiment import run_experiment
 
     summary = run_experiment(load_config(a.config), a.output, fresh=a.fresh)
     print(summary["table"])
-    print(f"report: {summary['report']['html']} and report.md beside it", file=sys.stderr)
+    print(_report_paths(summary), file=sys.stderr)
     if not a.check:
         return 0
     checks = summary["checks"]
@@ -186,4 +212,5 @@ def cmd_example(a) -> int:
 
     summary = run_example(a.output, workers=a.workers)
     print(summary["table"])
+    print("\n" + _report_paths(summary))
     return 0

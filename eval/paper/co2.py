@@ -58,7 +58,7 @@ def costs(r: dict, intensity: float, tdp: float) -> dict:
             "query_kg": paper_kg(q["cpu_s"] / q["items"] / 3600, intensity, tdp),
             "one_off_cc_kg": sum(cc) if all(c is not None for c in cc) else None,
             "query_cc_kg": q["codecarbon_kg"] / q["items"] if q["codecarbon_kg"] is not None else None,
-            "per": "load" if "search (load)" in st else "topics"}
+            "per": "load" if "search (load)" in st else "topics", "query_wall_s": q["wall_s"], "queries": q["items"]}
 
 
 def co2(summary: dict, co2_cfg, cpu_model: str) -> tuple[str, dict]:
@@ -93,9 +93,20 @@ def co2(summary: dict, co2_cfg, cpu_model: str) -> tuple[str, dict]:
             f"median run of the {'query load' if all(v['per'] == 'load' for v in c.values()) else 'topics'}. "
             f"*break-even*: queries after which a variant's extra one-off cost against `{base}` is paid back "
             f"by what it saves per query (never: it saves nothing per query; ahead until N: it is cheaper up "
-            f"front and costlier per query).")
+            f"front and costlier per query).{_noise_note(c)}")
     return ("### The paper's estimate: t · C_e · W_cpu / 1000\n\n" + table(head, paper) +
             "\n\n### codecarbon's figure\n\n" + table(head, measured) + "\n\n" + note, data)
+
+
+def _noise_note(c: dict) -> str:
+    """A warning when the timed searches were too short for a per-query cost to mean much."""
+    longest = max(v["query_wall_s"] for v in c.values())
+    if longest >= 1.0:
+        return ""
+    n = max(v["queries"] for v in c.values())
+    return (f" **Read the per-query figures as noise here**: each timed search of {n:,} queries took "
+            f"{longest:.2g} s or less, so the 1M-query extrapolation and break-even follow timer and JVM jitter; "
+            f"a `[search] load` of thousands of queries measures them (configs/cacm.toml).")
 
 
 def _codecarbon_note(rows: dict) -> str:

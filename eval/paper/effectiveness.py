@@ -60,6 +60,16 @@ def p_values(summary: dict) -> str:
             if ttest:
                 row += [f"{e['p_ttest']:.3g}", f"{e['p_ttest_adjusted']:.3g}"]
             body.append(row)
+    differing = [_differing(e["per_topic"], result["runs"][base][m]["per_topic"])
+                 for name, run in result["runs"].items() if name != base for m, e in run.items()]
+    few = (" Fewer than 6 topics differ from the baseline in every comparison here, and a two-sided Wilcoxon "
+           "test cannot reach p < 0.05 on fewer (2/2⁵ = 0.0625): these p-values cannot show a difference."
+           if differing and max(differing) < 6 else "")
     return table(head, body, align="llrrrrr"[:len(head)]) + \
         (f"\n\nTwo-sided, paired over the judged topics; adjusted: {result.get('correction', 'none')} "
-         "across the variants.")
+         f"across the variants.{few}")
+
+
+def _differing(scores: dict, base: dict) -> int:
+    """Topics whose score differs from the baseline's: the only ones Wilcoxon ranks."""
+    return sum(1 for q, v in scores.items() if v != base.get(q))

@@ -25,16 +25,18 @@ def _save(fig, path: Path) -> Path:
 def index_size(summary: dict, path: Path) -> Path:
     rows = summary["variants"]
     names = list(rows)
-    mb = [rows[n]["index_stats"]["index_bytes"] / 1e6 for n in names]
-    coll = [(rows[n]["index_stats"].get("collection_bytes") or 0) / 1e6 for n in names]
+    sizes = [rows[n]["index_stats"]["index_bytes"] for n in names]
+    unit, scale = ("MB", 1e6) if max(sizes) >= 1e6 else ("KB", 1e3)  # 0.03 MB on every bar told nothing
+    mb = [b / scale for b in sizes]
+    coll = [(rows[n]["index_stats"].get("collection_bytes") or 0) / scale for n in names]
     fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(names) + 2), 4))
     x = range(len(names))
     ax.bar([i - 0.2 for i in x], mb, width=0.4, label="index", color="#3b6ea8")
     ax.bar([i + 0.2 for i in x], coll, width=0.4, label="collection shards", color="#b0b8c4")
     for i, v in zip(x, mb):
-        ax.annotate(f"{v:.2f}", (i - 0.2, v), ha="center", va="bottom", fontsize=8)
+        ax.annotate(f"{v:.3g}", (i - 0.2, v), ha="center", va="bottom", fontsize=8)
     ax.set_xticks(list(x), names, rotation=30, ha="right")
-    ax.set_ylabel("MB on disk")
+    ax.set_ylabel(f"{unit} on disk")
     ax.set_ylim(0, 1.3 * max(mb + coll))
     ax.set_title("Index size per variant")
     ax.legend(frameon=False, loc="upper right", ncols=2)
