@@ -1,0 +1,184 @@
+#!/usr/bin/env python
+"""Generate the results tables of README.md and docs/*.md from committed result files, in place.
+
+    python scripts/render_docs.py            # rewrite every generated table
+    python scripts/render_docs.py --check    # exit 1, naming each table that differs (tests/test_docs.py runs it)
+    python scripts/render_docs.py --import-cleaning build/bench/cleaning.json NAME
+                                             # keep an `eval-cleaning --json` run as results/cleaning/NAME.json
+
+A generated table sits between two markers; everything between them is replaced:
+
+    <!-- table:cleaning all6_b3 sets=cleaneval-dev,l3s-gn1 tools=tags+hints+links,readability -->
+    ...
+    <!-- /table -->
+
+Kinds (the first word): ``cleaning NAME`` -- word F1 (docs/s per core) per gold set from
+``results/cleaning/NAME.json``, bold the best of each set, and the margin of the best webprune tool
+over the best peer; ``expect CONFIG`` -- the expected values and tolerance of every variant of
+``configs/CONFIG.toml`` (what ``webprune run --check`` compares); ``configs`` -- every config, its
+variants and how many carry ``expect``. As Anserini's regression pages come from YAML, a number in a
+generated table cannot drift from its result file. Tables without a result file are copied by hand and
+listed as such in docs/benchmarks.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "results"
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+MARKER = re.compile(r"(<!-- table:(?P<spec>[^\n]*?) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
+SET_NAMES = {"cleaneval-dev": "CleanEval dev", "cleaneval-final": "CleanEval final",
+             "cleanportaleval": "CleanPortalEval", "dragnet": "Dragnet", "l3s-gn1": "L3S-GN1", "wcxb-dev": "WCXB dev"}
+PEER_NAMES = {"resiliparse": "resiliparse {v} `main_content`", "readability": "readability-lxml {v}",
+              "justext": "jusText {v}"}
+WP = "webprune/"
+CI_CHECKED = ("example", "cacm")  # configs whose `--check` runs in the test suite (tests/test_end_to_end.py)
+
+
+# -- cleaning quality ------------------------------------------------------------------------------------------
+def tool_name(tool: str, versions: dict) -> str:
+    """``webprune/learned+hints+links+learned_model(m/{set}.json)`` -> ``webprune `learned+hints+links`, held out``."""
+    if not tool.startswith(WP):
+        return PEER_NAMES.get(tool, "{t} {v}").format(t=tool, v=versions.get(tool, "")).strip()
+    spec = tool[len(WP):]
+    m = re.search(r"\+learned_model\(([^)]*)\)", spec)
+    held_out = bool(m and "{set}" in m.group(1))
+    spec = spec.replace(m.group(0), "") if m else spec
+    return f"webprune `{spec}`" + (", held out" if held_out else ", model " + m.group(1) if m else "")
+
+
+def short_id(tool: str) -> str:
+    """The id a marker's ``tools=`` names: the spec without its model path (``learned+hints+links``), or the peer."""
+    return re.sub(r"\+learned_model\([^)]*\)", "", tool[len(WP):] if tool.startswith(WP) else tool)
+
+
+def _rate(r: float) -> str:
+    return f"{r:.0f}" if r >= 10 else f"{r:.1f}"
+
+
+def cleaning_table(name: str, sets: str = "", tools: str = "") -> str:
+    data = json.loads((RESULTS / "cleaning" / f"{name}.json").read_text())
+    summary, versions = data["summary"], data.get("versions", {})
+    all_sets = data["options"]["sets"]
+    chosen_sets = sets.split(",") if sets else all_sets
+    chosen = list(summary)
+    if tools:
+        by_id = {short_id(t): t for t in summary}
+        missing = [t for t in tools.split(",") if t not in by_id]
+        if missing:
+            raise ValueError(f"cleaning {name}: no tool {', '.join(missing)} (it has {', '.join(by_id)})")
+        chosen = [by_id[t] for t in tools.split(",")]
+    lines = ["| tool | " + " | ".join(SET_NAMES.get(s, s) for s in chosen_sets) + " |",
+             "|---|" + "---:|" * len(chosen_sets)]
+    best = {s: max(round(summary[t][s]["f1"], 1) for t in chosen) for s in chosen_sets}
+    for t in chosen:
+        cells = []
+        for s in chosen_sets:
+            f1 = f"{summary[t][s]['f1']:.1f}"
+            cells.append(f"{'**' + f1 + '**' if round(summary[t][s]['f1'], 1) == best[s] else f1} "
+                         f"({_rate(summary[t][s]['docs_per_s'])})")
+        lines.append(f"| {tool_name(t, versions)} | " + " | ".join(cells) + " |")
+    ours = [t for t in chosen if t.startswith(WP)]
+    peers = [t for t in chosen if not t.startswith(WP)]
+    if ours and peers:
+        margin = [max(summary[t][s]["f1"] for t in ours) - max(summary[t][s]["f1"] for t in peers)
+                  for s in chosen_sets]
+        lines.append("| best webprune − best peer | " + " | ".join(f"{m:+.1f}" for m in margin) + " |")
+    return "\n".join(lines)
+
+
+def import_cleaning(src: Path, name: str) -> Path:
+    """An ``eval-cleaning --json`` file without its per-page rows (MBs): options, versions, per-set summary."""
+    data = json.loads(src.read_text())
+    keep = {k: data[k] for k in ("options", "versions", "summary", "page_types") if k in data}
+    out = RESULTS / "cleaning" / f"{name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(keep, indent=1) + "\n")
+    return out
+
+
+# -- configs ---------------------------------------------------------------------------------------------------
+def _config(name: str) -> dict:
+    return tomllib.loads((ROOT / "configs" / f"{name}.toml").read_text())
+
+
+def expect_table(name: str) -> str:
+    cfg = _config(name)
+    default_tol = cfg.get("eval", {}).get("tolerance", 1e-4)
+    metrics = list(dict.fromkeys(m for v in cfg["variants"] for m in v.get("expect", {})))
+    lines = ["| variant | " + " | ".join(metrics) + " | ± |", "|---|" + "---:|" * (len(metrics) + 1)]
+    for v in cfg["variants"]:
+        exp = v.get("expect", {})
+        cells = [f"{exp[m]:.4f}" if m in exp else "" for m in metrics]
+        tol = f"{v.get('tolerance', default_tol):g}" if exp else "not checked"
+        lines.append(f"| {v['name']} | " + " | ".join(cells) + f" | {tol} |")
+    return "\n".join(lines)
+
+
+def configs_table() -> str:
+    lines = ["| config | variants | with `expect` | checked metrics | `--check` in CI |", "|---|---:|---:|---|---|"]
+    for path in sorted(p for p in (ROOT / "configs").glob("*.toml") if not p.name.startswith(".")):
+        cfg = tomllib.loads(path.read_text())
+        checked = [v for v in cfg["variants"] if v.get("expect")]
+        metrics = sorted({m for v in checked for m in v["expect"]})
+        lines.append(f"| [`{path.name}`](../configs/{path.name}) | {len(cfg['variants'])} | {len(checked)} | "
+                     f"{', '.join(metrics)} | {'yes' if path.stem in CI_CHECKED else 'no: too long'} |")
+    return "\n".join(lines)
+
+
+# -- markers ---------------------------------------------------------------------------------------------------
+def render_spec(spec: str) -> str:
+    kind, *rest = spec.split()
+    args = [a for a in rest if "=" not in a]
+    kw = dict(a.split("=", 1) for a in rest if "=" in a)
+    if kind == "cleaning":
+        return cleaning_table(*args, **kw)
+    if kind == "expect":
+        return expect_table(*args)
+    if kind == "configs":
+        return configs_table()
+    raise ValueError(f"unknown table kind {kind!r} in <!-- table:{spec} -->: use cleaning, expect or configs")
+
+
+def render(text: str) -> str:
+    return MARKER.sub(lambda m: m.group(1) + render_spec(m.group("spec").strip()) + "\n" + m.group(4), text)
+
+
+def stale(text: str) -> list[str]:
+    """The specs of the generated tables in ``text`` that differ from what the result files render."""
+    return [m.group("spec").strip() for m in MARKER.finditer(text)
+            if m.group("body") != render_spec(m.group("spec").strip()) + "\n"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="change nothing; exit 1 when a generated table is stale")
+    ap.add_argument("--import-cleaning", nargs=2, metavar=("JSON", "NAME"))
+    a = ap.parse_args(argv)
+    if a.import_cleaning:
+        print(f"wrote {import_cleaning(Path(a.import_cleaning[0]), a.import_cleaning[1])}")
+        return 0
+    bad = 0
+    for path in PAGES:
+        if a.check:
+            for spec in stale(path.read_text(encoding="utf-8")):
+                print(f"{path.relative_to(ROOT)}: table '{spec}' differs from its result file: "
+                      f"run python scripts/render_docs.py", file=sys.stderr)
+                bad += 1
+        else:
+            text = path.read_text(encoding="utf-8")
+            new = render(text)
+            if new != text:
+                path.write_text(new, encoding="utf-8")
+                print(f"updated {path.relative_to(ROOT)}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
