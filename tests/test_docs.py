@@ -71,11 +71,20 @@ def test_readme_is_short_and_starts_with_the_two_commands():
     assert "bash scripts/setup.sh && .venv/bin/python -m pytest -q" in (ROOT / ".ci" / "run").read_text()
 
 
+def _anchors(page) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation out, spaces to hyphens."""
+    heads = re.findall(r"^#+ (.+)$", page.read_text(encoding="utf-8"), flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in heads}
+
+
 @pytest.mark.parametrize("page", render_docs.PAGES, ids=lambda p: p.name)
-def test_relative_links_resolve(page):
+def test_relative_links_and_their_anchors_resolve(page):
     text = page.read_text(encoding="utf-8")
-    for target in re.findall(r"\]\((?!https?://)([^)#\s]+)(?:#[^)]*)?\)", text):
-        assert (page.parent / target).exists(), f"{page.name}: link to {target} does not resolve"
+    for target, anchor in re.findall(r"\]\((?!https?://)([^)#\s]*)(?:#([^)]*))?\)", text):
+        dest = page.parent / target if target else page
+        assert dest.exists(), f"{page.name}: link to {target} does not resolve"
+        if anchor and dest.suffix == ".md":
+            assert anchor in _anchors(dest), f"{page.name}: no heading #{anchor} in {dest.name}"
 
 
 def test_the_configs_said_to_be_checked_in_ci_are():
