@@ -14,7 +14,7 @@ A generated table sits between two markers; everything between them is replaced:
 
 Kinds (the first word): ``cleaning NAME`` -- word F1 (docs/s per core) per gold set from
 ``results/cleaning/NAME.json``, bold the best of each set, and the margin of the best webprune tool
-over the best peer; ``expect CONFIG`` -- the expected values and tolerance of every variant of
+over the best peer; ``cleaning-command NAME`` -- the ``eval-cleaning`` command of that run; ``expect CONFIG`` -- the expected values and tolerance of every variant of
 ``configs/CONFIG.toml`` (what ``webprune run --check`` compares); ``configs`` -- every config, its
 variants and how many carry ``expect``. As Anserini's regression pages come from YAML, a number in a
 generated table cannot drift from its result file. Tables without a result file are copied by hand and
@@ -93,6 +93,22 @@ def cleaning_table(name: str, sets: str = "", tools: str = "") -> str:
     return "\n".join(lines)
 
 
+def cleaning_command(name: str) -> str:
+    """The ``webprune eval-cleaning`` command that made ``results/cleaning/NAME.json``, from its options."""
+    o = json.loads((RESULTS / "cleaning" / f"{name}.json").read_text())["options"]
+    st = o.get("settings", {})
+    flags = [f"--sets {','.join(o['sets'])}", f"--jobs {o.get('jobs', 1)}"]
+    if o.get("limit"):
+        flags.append(f"--limit {o['limit']}")
+    for key in ("prune_model", "prune_score", "prune_percentile", "prune_threshold", "max_perplexity"):
+        if st.get(key) not in (None, "perplexity"):
+            flags.append(f"--{key.replace('_', '-')} {st[key]}")
+    if st.get("max_link_density") not in (None, 0.5):
+        flags.append(f"--max-link-density {st['max_link_density']}")
+    tools = ",\\\n".join(o["tools"])
+    return f"```bash\nwebprune eval-cleaning {' '.join(flags)} --json {name}.json --tools \"\\\n{tools}\"\n```"
+
+
 def import_cleaning(src: Path, name: str) -> Path:
     """An ``eval-cleaning --json`` file without its per-page rows (MBs): options, versions, per-set summary."""
     data = json.loads(src.read_text())
@@ -139,11 +155,14 @@ def render_spec(spec: str) -> str:
     kw = dict(a.split("=", 1) for a in rest if "=" in a)
     if kind == "cleaning":
         return cleaning_table(*args, **kw)
+    if kind == "cleaning-command":
+        return cleaning_command(*args)
     if kind == "expect":
         return expect_table(*args)
     if kind == "configs":
         return configs_table()
-    raise ValueError(f"unknown table kind {kind!r} in <!-- table:{spec} -->: use cleaning, expect or configs")
+    raise ValueError(f"unknown table kind {kind!r} in <!-- table:{spec} -->: use cleaning, cleaning-command, expect "
+                     "or configs")
 
 
 def render(text: str) -> str:

@@ -22,18 +22,18 @@ def test_generated_tables_equal_what_their_result_files_give(page):
 
 def test_a_changed_number_or_result_file_is_caught(tmp_path, monkeypatch):
     text = (ROOT / "docs" / "cleaning.md").read_text(encoding="utf-8")
-    assert "<!-- table:cleaning all6_b3 -->" in text
-    body = text.split("<!-- table:cleaning all6_b3 -->\n")[1].split("<!-- /table -->")[0]
+    assert "<!-- table:cleaning all-sets -->" in text
+    body = text.split("<!-- table:cleaning all-sets -->\n")[1].split("<!-- /table -->")[0]
     cell = re.search(r"\| (\d+\.\d) \(", body).group(1)
     edited = text.replace(f"| {cell} (", f"| {float(cell) + 0.1:.1f} (", 1)
-    assert render_docs.stale(edited) == ["cleaning all6_b3"]
+    assert render_docs.stale(edited) == ["cleaning all-sets"]
     # the other way round: a result file that changed makes the committed page stale
     results = tmp_path / "results"
     (results / "cleaning").mkdir(parents=True)
-    data = (render_docs.RESULTS / "cleaning" / "all6_b3.json").read_text()
-    (results / "cleaning" / "all6_b3.json").write_text(_bump_first_f1(data))
+    data = (render_docs.RESULTS / "cleaning" / "all-sets.json").read_text()
+    (results / "cleaning" / "all-sets.json").write_text(_bump_first_f1(data))
     monkeypatch.setattr(render_docs, "RESULTS", results)
-    assert render_docs.stale(text) == ["cleaning all6_b3"]
+    assert render_docs.stale(text) == ["cleaning all-sets"]
     assert render_docs.stale(render_docs.render(text)) == []
 
 
@@ -51,7 +51,7 @@ def test_unknown_table_kinds_and_tools_are_refused():
     with pytest.raises(ValueError, match="unknown table kind 'speed'"):
         render_docs.render("<!-- table:speed x -->\n<!-- /table -->")
     with pytest.raises(ValueError, match="no tool nosuch"):
-        render_docs.render("<!-- table:cleaning all6_b3 tools=nosuch -->\n<!-- /table -->")
+        render_docs.render("<!-- table:cleaning all-sets tools=nosuch -->\n<!-- /table -->")
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.stem)
