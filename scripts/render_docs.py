@@ -48,14 +48,21 @@ def tool_name(tool: str, versions: dict) -> str:
         return PEER_NAMES.get(tool, "{t} {v}").format(t=tool, v=versions.get(tool, "")).strip()
     spec = tool[len(WP):]
     m = re.search(r"\+learned_model\(([^)]*)\)", spec)
-    held_out = bool(m and "{set}" in m.group(1))
-    spec = spec.replace(m.group(0), "") if m else spec
-    return f"webprune `{spec}`" + (", held out" if held_out else ", model " + m.group(1) if m else "")
+    if not m:
+        return f"webprune `{spec}`"
+    folder = str(Path(m.group(1)).parent)
+    return (f"webprune `{spec.replace(m.group(0), '')}`, "
+            + (f"held out (`{folder}`)" if "{set}" in m.group(1) else f"model `{m.group(1)}`"))
 
 
 def short_id(tool: str) -> str:
-    """The id a marker's ``tools=`` names: the spec without its model path (``learned+hints+links``), or the peer."""
-    return re.sub(r"\+learned_model\([^)]*\)", "", tool[len(WP):] if tool.startswith(WP) else tool)
+    """The id a marker's ``tools=`` names: the spec without its model path, plus ``@`` and the model's folder
+    name when it has one (``learned+hints+links@t30``); a peer's name."""
+    if not tool.startswith(WP):
+        return tool
+    m = re.search(r"\+learned_model\(([^)]*)\)", tool)
+    spec = tool[len(WP):].replace(m.group(0), "") if m else tool[len(WP):]
+    return spec + (f"@{Path(m.group(1)).parent.name}" if m else "")
 
 
 def _rate(r: float) -> str:
