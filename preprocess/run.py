@@ -127,6 +127,9 @@ def _run(out: OutputDir, sources, found: dict, job: Job, executor, passes, progr
     remove_stale(out, units, job)
     results = {u.index: r for u in units if (r := _finished(out, u)) is not None}
     todo = [u for u in units if u.index not in results]
+    for u in units:  # a finished unit's marker is a leftover (stopped between its entry and the marker's removal)
+        if u.index in results and out.exists("work", f"{u.key}.json"):
+            out.delete("work", f"{u.key}.json")
     if results:
         log.info("resuming: %d of %d units already done in %s", len(results), len(units), out.uri)
     bar = Progress(units, results.values(), executor, enabled=progress)
