@@ -94,13 +94,23 @@ def step_class(ref: str):
     return getattr(importlib.import_module(module), cls)
 
 
+def _plugins() -> list[str]:
+    return [m for m in (m.strip() for m in os.environ.get("WEBPRUNE_PLUGINS", "").split(",")) if m]
+
+
+def component_modules() -> set[str]:
+    """The modules the registry loads: every step and learning pass named in it, and the plugins."""
+    refs = [r for c in CLEANERS.values() for r in (c.step, *c.learns) if r] + [f.step for f in FILTERS]
+    return {r.partition(":")[0] for r in refs} | set(_plugins())
+
+
 def register(entry: Cleaner) -> None:
     """Add a cleaner (plugins: modules named in $WEBPRUNE_PLUGINS call this when imported)."""
     CLEANERS[entry.name] = entry
 
 
 def _load_plugins() -> None:
-    for module in filter(None, (m.strip() for m in os.environ.get("WEBPRUNE_PLUGINS", "").split(","))):
+    for module in _plugins():
         importlib.import_module(module)
 
 
