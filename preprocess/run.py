@@ -173,7 +173,9 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
         extra["pruning"] = {"model": job.opts.prune_model, "score": job.opts.prune_score,
                             "threshold": calibrated["threshold"] if calibrated else fixed_threshold(job.opts),
                             "calibration": calibrated or None}
-        if job.opts.contrastive:
+        from preprocess.filters.prune_options import is_contrastive
+
+        if is_contrastive(job.opts):
             from preprocess.filters.contrastive import score_deciles
 
             # a contrastive model scores contrastively; "adjusted" adds its length term

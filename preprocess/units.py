@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from preprocess.options import CleanOptions
+from preprocess.options import CleanOptions, model_paths
 from preprocess.output import shard_name
 from preprocess.sources import Source
 
@@ -74,10 +74,11 @@ def _outside(modules: tuple[str, ...], root: Path) -> set[Path]:
 
 
 def model_files(opts: CleanOptions) -> list:
-    """Size and modification time of each model file the options name (a KenLM model, a contrastive model's
-    folder, a block model): a model retrained at the same path is new output, never a reused shard."""
+    """Size and modification time of each model file the options name (their ``path=True`` fields: a KenLM
+    model, a contrastive model's folder, a block model): a model retrained at the same path is new output,
+    never a reused shard."""
     out = []
-    for path in (opts.prune_model, opts.learned_model):
+    for path in model_paths(opts):
         p = Path(path) if path else None
         if p is not None and p.is_dir():
             files = [(f.relative_to(p).as_posix(), f.stat()) for f in sorted(p.rglob("*")) if f.is_file()]

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from preprocess.document import Document
+from preprocess.filters.prune_options import is_contrastive as options_contrastive
 from preprocess.lm.contrastive import (
     CARD,
     DEFAULT_THRESHOLD,
@@ -141,7 +142,7 @@ def test_normalize_many_equals_normalize_on_real_lines():
 def test_pruner_default_threshold_by_value_and_errors(model):
     path = str(model[0])
     opts = CleanOptions(cleaner="tags", drop_hinted=True, max_link_density=0.5, prune_model=path).check()
-    assert opts.contrastive
+    assert options_contrastive(opts)
     html = ("<html><head><title>Portal</title></head><body><p>Most Popular</p><p>{}</p><p>{}</p>"
             "<p>Share this story</p></body></html>").format(*PROSE).encode()
     out, stats = Pipeline(opts).process([Document(id="p", content_type="text/html", raw=html)])

@@ -28,7 +28,7 @@ from collections import Counter
 
 from preprocess.document import Document, Line
 from preprocess.lm.normalize import normalize
-from preprocess.options import PRUNE_SCORES as SCORES
+from preprocess.filters.prune_options import SCORES, is_contrastive
 from preprocess.segment import sentences_of_lines
 from preprocess.steps.base import BuildContext, Step
 
@@ -45,7 +45,7 @@ def hist_bin(ppl: float) -> int:
 
 def fixed_threshold(opts) -> float | None:
     """The threshold a run without calibration compares with (a contrastive model's default when none is given)."""
-    if opts.contrastive:
+    if is_contrastive(opts):
         from preprocess.lm.contrastive import default_threshold
 
         return opts.prune_threshold if opts.prune_threshold is not None else default_threshold(opts.prune_model)
@@ -82,7 +82,7 @@ def keep_sentences(step: Step, doc: Document, kept_lines: dict[int, list[str]], 
 
 def scoring_pruner(opts) -> Step:
     """A pruner of ``opts``' model that drops nothing: what calibration scores sentences with."""
-    if opts.contrastive:
+    if is_contrastive(opts):
         from preprocess.filters.contrastive import ContrastivePrune
 
         return ContrastivePrune(opts.prune_model, float("inf"), opts.prune_score)
@@ -123,7 +123,7 @@ class PerplexityPrune(Step):
     def build(cls, ctx: BuildContext) -> Step:
         """The pruner for the model's kind: a contrastive model directory gets :class:`ContrastivePrune`."""
         opts = ctx.opts
-        if opts.contrastive:
+        if is_contrastive(opts):
             from preprocess.filters.contrastive import ContrastivePrune
 
             return ContrastivePrune.build(ctx)
