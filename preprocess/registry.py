@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable
 
-from preprocess.filters.prune_options import SCORES as PRUNE_SCORES
+from preprocess.filters.prune.options import SCORES as PRUNE_SCORES
 from preprocess.params import option
 
 TREE, LINES = "tree", "lines"  # a step prunes the parsed tree before tag removal, or the written lines after it
@@ -97,7 +97,7 @@ FILTERS: tuple[Filter, ...] = (
                                               bare=DEFAULT_LINK_DENSITY)},
            checks="preprocess.filters.links"),
     Filter("kitten_punct", "preprocess.filters.kitten:KittenPunctuate", LINES, _kitten),
-    Filter("prune", "preprocess.filters.prune:PerplexityPrune", LINES, lambda o, c: bool(o.prune_model),
+    Filter("prune", "preprocess.filters.prune.perplexity:PerplexityPrune", LINES, lambda o, c: bool(o.prune_model),
            learns=lambda o: ("preprocess.calibrate:PruneThreshold",) if o.prune_percentile is not None else (),
            params={"prune_model": option(None, "KenLM model file (webprune lm train): prune sentences by "
                                                "perplexity; or a contrastive model directory (webprune lm "
@@ -119,7 +119,7 @@ FILTERS: tuple[Filter, ...] = (
                                              type=float | None, metavar="X", short="x", group="threshold"),
                    "prune_sample_docs": option(1000, "documents in the calibration sample", type=int, metavar="N",
                                                short="n")},
-           checks="preprocess.filters.prune_options"),
+           checks="preprocess.filters.prune.options"),
 )
 
 

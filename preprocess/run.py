@@ -20,7 +20,7 @@ import pyarrow.fs as pafs
 
 from preprocess.claim import prepare, remove_stale
 from preprocess.executor import Failure, make_executor
-from preprocess.filters.prune import deciles
+from preprocess.filters.prune.perplexity import deciles
 from preprocess.ids import CENSUS, needs_census
 from preprocess.interrupt import SigtermInterrupts, stop_ray
 from preprocess.learning import learn
@@ -168,15 +168,15 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
     }
     if job.opts.prune_model:
         calibrated = learned.get("prune_threshold")
-        from preprocess.filters.prune import fixed_threshold
+        from preprocess.filters.prune.perplexity import fixed_threshold
 
         extra["pruning"] = {"model": job.opts.prune_model, "score": job.opts.prune_score,
                             "threshold": calibrated["threshold"] if calibrated else fixed_threshold(job.opts),
                             "calibration": calibrated or None}
-        from preprocess.filters.prune_options import is_contrastive
+        from preprocess.filters.prune.options import is_contrastive
 
         if is_contrastive(job.opts):
-            from preprocess.filters.contrastive import score_deciles
+            from preprocess.filters.prune.contrastive import score_deciles
 
             # a contrastive model scores contrastively; "adjusted" adds its length term
             extra["pruning"] |= {"score": "adjusted" if job.opts.prune_score == "adjusted" else "contrastive",

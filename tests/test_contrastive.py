@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from preprocess.document import Document
-from preprocess.filters.prune_options import is_contrastive as options_contrastive
+from preprocess.filters.prune.options import is_contrastive as options_contrastive
 from preprocess.lm.contrastive import (
     CARD,
     DEFAULT_THRESHOLD,
@@ -153,7 +153,7 @@ def test_pruner_default_threshold_by_value_and_errors(model):
     assert out[0]["contents"].count("\n") == 4
     with pytest.raises(ValueError, match="no perplexity"):
         CleanOptions(prune_model=path, max_perplexity=8000).check()
-    from preprocess.filters.contrastive import ContrastivePrune
+    from preprocess.filters.prune.contrastive import ContrastivePrune
 
     plain, adjusted = ContrastivePrune(path), ContrastivePrune(path, score="adjusted")  # adjusted: + line length
     short, long = plain.decision_score(MENU[1]), adjusted.decision_score(MENU[1])

@@ -1,6 +1,6 @@
 """Sentence pruning with a contrastive model (``webprune lm train-crawl``): drop what looks like boilerplate.
 
-Each sentence (per line, as in :mod:`preprocess.filters.prune`) gets the contrastive
+Each sentence (per line, as in :mod:`preprocess.filters.prune.perplexity`) gets the contrastive
 score of :mod:`preprocess.lm.contrastive`, H_content - H_boilerplate in bits per
 token, higher = more boilerplate-like. A sentence scoring above the threshold is
 dropped; the title is never pruned; a document left with nothing is a counted skip
@@ -34,7 +34,7 @@ import time
 from collections import Counter
 
 from preprocess.document import Document
-from preprocess.filters.prune import keep_sentences, run_threshold
+from preprocess.filters.prune.perplexity import keep_sentences, run_threshold
 from preprocess.lm.contrastive import ContrastiveScorer, has_word, normalize_many
 from preprocess.lm.lang import line_language, page_text
 from preprocess.segment import sentences_of_lines

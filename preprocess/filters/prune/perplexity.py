@@ -28,7 +28,7 @@ from collections import Counter
 
 from preprocess.document import Document, Line
 from preprocess.lm.normalize import normalize
-from preprocess.filters.prune_options import SCORES, is_contrastive
+from preprocess.filters.prune.options import SCORES, is_contrastive
 from preprocess.segment import sentences_of_lines
 from preprocess.steps.base import BuildContext, Step
 
@@ -83,7 +83,7 @@ def keep_sentences(step: Step, doc: Document, kept_lines: dict[int, list[str]], 
 def scoring_pruner(opts) -> Step:
     """A pruner of ``opts``' model that drops nothing: what calibration scores sentences with."""
     if is_contrastive(opts):
-        from preprocess.filters.contrastive import ContrastivePrune
+        from preprocess.filters.prune.contrastive import ContrastivePrune
 
         return ContrastivePrune(opts.prune_model, float("inf"), opts.prune_score)
     return PerplexityPrune(opts.prune_model, float("inf"), opts.prune_score)
@@ -124,7 +124,7 @@ class PerplexityPrune(Step):
         """The pruner for the model's kind: a contrastive model directory gets :class:`ContrastivePrune`."""
         opts = ctx.opts
         if is_contrastive(opts):
-            from preprocess.filters.contrastive import ContrastivePrune
+            from preprocess.filters.prune.contrastive import ContrastivePrune
 
             return ContrastivePrune.build(ctx)
         return cls(opts.prune_model, run_threshold(ctx), opts.prune_score)
