@@ -38,7 +38,7 @@ class PruneThreshold(LearningPass):
         return {"quota": math.ceil(self.opts.prune_sample_docs / max(len(chosen), 1))}
 
     def map_docs(self, rnd: int, docs, learned: Learned, state: dict) -> dict:
-        from preprocess.filters.prune.perplexity import scoring_pruner
+        from preprocess.filters.prune import scoring_pruner
 
         pipe = Pipeline(self.opts, learned, stop_before="prune")
         pruner = scoring_pruner(self.opts)

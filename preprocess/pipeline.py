@@ -51,6 +51,18 @@ def _plan(opts: CleanOptions, stop_before: str | None = None) -> list[tuple[str,
     return plan[:names.index(stop_before)] if stop_before in names else plan
 
 
+def summaries(opts: CleanOptions, counts: dict, learned: dict) -> dict:
+    """Every step's :meth:`Step.summary` of a finished run with ``opts``, merged (the driver's stats.json)."""
+    out: dict = {}
+    entry = cleaner(opts.cleaner)
+    for _, what in _plan(opts):
+        cls = step_class(entry.step) if what is entry else step_class(what) if isinstance(what, str) else what
+        summary = getattr(cls, "summary", None)
+        if summary is not None:
+            out |= summary(opts, counts, learned)
+    return out
+
+
 def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before: str | None = None) -> list[Step]:
     """Every step of a run with ``opts``; with ``stop_before`` (a registry name) only those before it
     (``"prune"``: what calibration scores; ``"sitediff"``: what site references are made of)."""

@@ -97,7 +97,7 @@ FILTERS: tuple[Filter, ...] = (
                                               bare=DEFAULT_LINK_DENSITY)},
            checks="preprocess.filters.links"),
     Filter("kitten_punct", "preprocess.filters.kitten:KittenPunctuate", LINES, _kitten),
-    Filter("prune", "preprocess.filters.prune.perplexity:PerplexityPrune", LINES, lambda o, c: bool(o.prune_model),
+    Filter("prune", "preprocess.filters.prune:Prune", LINES, lambda o, c: bool(o.prune_model),
            learns=lambda o: ("preprocess.calibrate:PruneThreshold",) if o.prune_percentile is not None else (),
            params={"prune_model": option(None, "KenLM model file (webprune lm train): prune sentences by "
                                                "perplexity; or a contrastive model directory (webprune lm "

@@ -37,6 +37,12 @@ class Step:
         """The step for a pipeline (the registry calls this); steps without options need no override."""
         return cls()
 
+    @classmethod
+    def summary(cls, opts, counts: dict, learned: dict) -> dict:
+        """What the step adds to a run's stats.json from the run's merged counters and learning report (e.g.
+        ``{"pruning": {...}}``); the driver merges it without knowing its shape. Most steps add nothing."""
+        return {}
+
     @property
     def stats(self) -> Stats:
         return self._stats
