@@ -18,7 +18,7 @@ from preprocess.lm.contrastive import (
     open_model,
 )
 from preprocess.lm.crawl import train_crawl
-from preprocess.lm.labels import LabelOptions, kept_flags, label_pipeline, labelled
+from preprocess.lm.labels import LabelOptions, kept_flags, label_pipeline, labelled, lines_before
 from preprocess.lm.normalize import normalize
 from preprocess.options import CleanOptions
 from preprocess.pipeline import Pipeline
@@ -127,7 +127,7 @@ def test_kept_and_removed_lines_of_real_pages():
     for doc, kept, removed in rows:
         assert kept and removed  # every one of these pages has a menu or a footer the cleaner takes out
         assert kept == [ln.text for ln in doc.lines]
-        assert len(kept) + len(removed) <= len(doc.meta["lines_before"])
+        assert len(kept) + len(removed) <= len(lines_before(doc))
 
 
 def test_normalize_many_equals_normalize_on_real_lines():
