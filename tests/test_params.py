@@ -125,3 +125,44 @@ def test_a_cleaner_with_parameters_registering_late_is_refused(monkeypatch):
         registry.register(late)
     registry.register(registry.Cleaner("plain", "x:Y", "no parameters: fine at any time"))
     assert "plain" in registry.CLEANERS
+
+
+class _SeesHints:
+    """A cleaner declaring that it works with the hint step (records what the build gave it)."""
+
+    uses = ("hints",)
+    given: list = []
+
+    @classmethod
+    def build(cls, ctx):
+        from preprocess.steps.base import Step
+
+        cls.given.append(dict(ctx.steps))
+        step = Step()
+        step.process = lambda doc: doc
+        return step
+
+
+def test_a_step_gets_the_earlier_steps_it_declares_and_no_step_travels_in_meta(monkeypatch):
+    from preprocess.document import Document
+    from preprocess.filters.hints import HintFilter
+    from preprocess.pipeline import Pipeline
+
+    monkeypatch.setattr(registry, "CLEANERS", dict(registry.CLEANERS))
+    monkeypatch.setattr(sys.modules[__name__], "_SeesHints", _SeesHints)
+    registry.register(registry.Cleaner("sees_hints", f"{__name__}:_SeesHints", "test"))
+    _SeesHints.given.clear()
+    Pipeline(CleanOptions(cleaner="sees_hints", drop_hinted=True))
+    Pipeline(CleanOptions(cleaner="sees_hints"))
+    assert [list(g) for g in _SeesHints.given] == [["hints"], []]
+    assert isinstance(_SeesHints.given[0]["hints"], HintFilter)
+    from preprocess.cleaners.learned import compiled
+    from preprocess.stats import Stats
+
+    pipe = Pipeline(CleanOptions(cleaner="learned", drop_hinted=True))
+    hints, learned = (next(s for s in pipe.steps if s.name == n) for n in ("hints", "learned"))
+    assert hints.deferred == compiled.ON and learned.hints is (hints if compiled.ON else None)
+    html = b'<html><body><div class="sidebar">menu</div><p>Text of the page, long enough.</p></body></html>'
+    docs = [Document(id="d", content_type="text/html", raw=html)]
+    assert [d.text for d in pipe.run(docs, Stats())] == ["Text of the page, long enough."]
+    assert docs[0].meta == {}  # nothing handed from step to step through the document
