@@ -10,8 +10,15 @@ with any cleaner and is switched on by its option. Folder rule:
 Steps are named by ``"module:Class"`` and imported only when a pipeline is built,
 so the CLI starts without loading any cleaner. Each step class builds itself from a
 :class:`BuildContext` (``Step.build``): the options, the learned artefacts and, where
-the cleaner has one, its fallback. Adding a cleaner is one module plus one line in
-``CLEANERS`` (README, "Adding a cleaner").
+the cleaner has one, its fallback, and the earlier steps it declares in ``Step.uses``.
+Adding a cleaner is one module plus one line in ``CLEANERS`` (README, "Adding a cleaner").
+
+Each entry declares its own parameters (``params``: :func:`preprocess.params.option`, with
+their type); :class:`preprocess.options.CleanOptions` is assembled from them and the run-wide
+fields, and the flags, config keys, cleaning specs, unit keys (``path=True``: a model file,
+hashed) and driver checks follow. ``checks`` names a cheap module whose optional
+``check(opts)`` (values), ``check_files(opts)`` (models load, on the driver, for the components
+a run uses) and ``line_features(opts)`` (the step reads each line's link density) the options call.
 """
 from __future__ import annotations
 
