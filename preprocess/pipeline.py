@@ -16,6 +16,7 @@ from preprocess.registry import FILTERS, LINES, TREE, cleaner, step_class
 from preprocess.stats import Stats
 from preprocess.steps.base import BuildContext, Chain, Step
 from preprocess.steps.decode import Decode
+from preprocess.steps import stream
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval
 from preprocess.steps.text import TextInput, is_text_only
@@ -60,6 +61,10 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
     plan = _plan(opts, stop_before)
     steps = [_cleaner_step(what.name, ctx) if what is entry else
              step_class(what).build(ctx) if isinstance(what, str) else what.build(ctx) for _, what in plan]
+    names = [s.name for s in steps]
+    if stream.BUILT and names[:3] == ["decode", "parse", "tags"] and not steps[2].line_features \
+            and set(names[3:]) <= {"prune"}:
+        steps[1].stream = True  # nothing but tag removal reads the page: it streams it (steps.stream)
     hints = next((s for s in steps if s.name == "hints"), None)
     if hints is not None and any(getattr(s, "applies_hints", False) for s in steps):
         hints.deferred = True  # the cleaner applies the hint rule itself (learned: in its compiled scan)
