@@ -62,7 +62,7 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
     steps = [_cleaner_step(what.name, ctx) if what is entry else
              step_class(what).build(ctx) if isinstance(what, str) else what.build(ctx) for _, what in plan]
     names = [s.name for s in steps]
-    if stream.BUILT and names[:3] == ["decode", "parse", "tags"] and not steps[2].line_features \
+    if stream.ON and names[:3] == ["decode", "parse", "tags"] and not steps[2].line_features \
             and set(names[3:]) <= {"prune"}:
         steps[1].stream = True  # nothing but tag removal reads the page: it streams it (steps.stream)
     hints = next((s for s in steps if s.name == "hints"), None)

@@ -5,7 +5,7 @@ text this way instead of parsing it with lexbor and walking the tree: 2.5x less 
 on 99.5% of the shared cleaning pages (README, "Per-core speed"). Only with the compiled twin: where it
 was not built (no C compiler) ``BUILT`` is False and pages are parsed as before (``scan.py``, the
 reference, is ~30x slower than the compiled scan, 10x slower than lexbor). ``WEBPRUNE_PURE_PYTHON=1``
-runs ``scan.py`` in its place, to compare or debug.
+runs ``scan.py`` in its place, to compare or debug; ``WEBPRUNE_TREE_TAGS=1`` parses every page as before (``ON`` False).
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ except ImportError:
     _scan = None
 
 BUILT = _scan is not None
+ON = BUILT and not os.environ.get("WEBPRUNE_TREE_TAGS")
 
 
 def python_scan(html: str, keep_noscript: bool = False) -> tuple[str, str | None, int, int]:
