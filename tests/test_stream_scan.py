@@ -109,7 +109,9 @@ def random_markup(rng: random.Random) -> str:
     names = sorted(N.SPECIAL | N.FORMATTING | N.SKIP | N.BLOCK | N.FOREIGN | {"span", "x-y", "title", "xmp"})
     bits = ["<", ">", "</", "/>", "&", "&amp;", "&#", "&#x3c;", "&nbsp", "\"", "'", "=", " ", "\n", "\r", "\t",
             "\x0c", "\u00a0", "\u200b", "\u3000", "\u2003", "\x85", "é", "日本", "\U0001F600", "<!--", "-->", "--!>",
-            "<!", "<?", "]]>", "<![CDATA[", "text", "Word", "İK", "\u212a"]
+            "<!", "<?", "]]>", "<![CDATA[", "text", "Word", "İK", "\u212a", "&amp", "&ampx", "&notin;", "&notit;",
+            "&#x110000;", "&#0;", "&#128;", "&#xD800;", "&#65", "&lt", "&#x", "&#X41", "&#99999999999999;", "&a",
+            "&copy=", "&AElig", "&nbsp;;", "&#13;", "&#x1F600;", "&#xfdd0;", "&" + "b" * 40 + ";", "&;"]
     out = []
     for _ in range(rng.randrange(1, 80)):
         r = rng.random()
