@@ -61,9 +61,9 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
     plan = _plan(opts, stop_before)
     steps = [_cleaner_step(what.name, ctx) if what is entry else
              step_class(what).build(ctx) if isinstance(what, str) else what.build(ctx) for _, what in plan]
-    names = [s.name for s in steps]
-    if stream.ON and names[:3] == ["decode", "parse", "tags"] and not steps[2].line_features \
-            and set(names[3:]) <= {"prune"}:
+    names, whole = [s.name for s in steps], [name for name, _ in _plan(opts)]
+    if stream.ON and names[:3] == whole[:3] == ["decode", "parse", "tags"] and not steps[2].line_features \
+            and set(whole[3:]) <= {"prune"}:  # the whole run's plan: a partial one (sitediff's references) agrees
         steps[1].stream = True  # nothing but tag removal reads the page: it streams it (steps.stream)
     hints = next((s for s in steps if s.name == "hints"), None)
     if hints is not None and any(getattr(s, "applies_hints", False) for s in steps):

@@ -155,3 +155,17 @@ def test_plain_tags_streams_and_a_run_that_needs_the_tree_parses():
     assert out["p"]["contents"] == "A title\nHome page\nFirst paragraph, long enough.\nSecond & last."
     tree_out, tree_stats = run({"p": page}, max_link_density=0.9)  # line features: the tree path
     assert not tree_stats.counts.get("parse.streamed") and tree_out["p"]["contents"] == out["p"]["contents"]
+
+
+@needs_compiled
+def test_a_partial_plan_streams_only_where_the_whole_run_does():
+    from preprocess.pipeline import build_steps
+
+    def streams(opts, stop_before=None):
+        return build_steps(opts, stop_before=stop_before)[1].stream
+
+    assert streams(CleanOptions()) and streams(CleanOptions(prune_model="m.bin", max_perplexity=8000), "prune")
+    # sitediff's references (stop_before="sitediff") must read pages as its own run does: through the tree
+    assert not streams(CleanOptions(cleaner="sitediff", kitten=False), "sitediff")
+    assert not streams(CleanOptions(cleaner="sitediff", kitten=False))
+    assert not streams(CleanOptions(), "tags")  # decode + parse for the learned cleaner's training: trees
