@@ -16,6 +16,7 @@ from preprocess.registry import FILTERS, LINES, TREE, cleaner, step_class
 from preprocess.stats import Stats
 from preprocess.steps.base import BuildContext, Chain, Step
 from preprocess.steps.decode import Decode
+from preprocess.steps import stream
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval
 from preprocess.steps.text import TextInput, is_text_only
@@ -84,6 +85,10 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
             step = cls.build(BuildContext(opts, learned, steps=_used(cls, built)))
         steps.append(step)
         built.setdefault(name, step)
+    names, whole = [s.name for s in steps], [name for name, _ in _plan(opts)]
+    if stream.ON and names[:3] == whole[:3] == ["decode", "parse", "tags"] and not steps[2].line_features \
+            and set(whole[3:]) <= {"prune"}:  # the whole run's plan: a partial one (sitediff's references) agrees
+        steps[1].stream = True  # nothing but tag removal reads the page: it streams it (steps.stream)
     return steps
 
 
