@@ -142,8 +142,8 @@ class RayExecutor:
             with ray_daemons_apart():  # a signal to the command's process group is the driver's alone
                 if address:
                     ray.init(address=address, **quiet)
-                else:  # a local cluster of this machine's CPUs: more workers than that would only be a number
-                    ray.init(num_cpus=min(workers or os.cpu_count(), os.cpu_count()), include_dashboard=False,
+                else:  # a local cluster of this machine's CPUs (its own, even beside a `ray start` cluster)
+                    ray.init(address="local", num_cpus=min(workers or os.cpu_count(), os.cpu_count()), include_dashboard=False,
                              **quiet)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         if workers and workers > cpus:

@@ -16,6 +16,7 @@ from preprocess.registry import FILTERS, LINES, TREE, cleaner, step_class
 from preprocess.stats import Stats
 from preprocess.steps.base import BuildContext, Chain, Step
 from preprocess.steps.decode import Decode
+from preprocess.steps import stream
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval
 from preprocess.steps.text import TextInput, is_text_only
@@ -31,7 +32,13 @@ def _cleaner_step(name: str, ctx: BuildContext) -> Step | None:
         first = _cleaner_step(entry.fallback, ctx)
         rewrite = [TagRemoval.build(ctx)] if entry.stage == LINES else []
         fallback = Chain([s for s in [first, *rewrite] if s is not None])
-    return step_class(entry.step).build(BuildContext(ctx.opts, ctx.learned, fallback))
+    cls = step_class(entry.step)
+    return cls.build(BuildContext(ctx.opts, ctx.learned, fallback, _used(cls, ctx.steps)))
+
+
+def _used(cls, built: dict) -> dict:
+    """The earlier steps ``cls`` declared in ``uses`` that this run has."""
+    return {n: built[n] for n in getattr(cls, "uses", ()) if n in built}
 
 
 def _plan(opts: CleanOptions, stop_before: str | None = None) -> list[tuple[str, object]]:
@@ -51,18 +58,37 @@ def _plan(opts: CleanOptions, stop_before: str | None = None) -> list[tuple[str,
     return plan[:names.index(stop_before)] if stop_before in names else plan
 
 
+def summaries(opts: CleanOptions, counts: dict, learned: dict) -> dict:
+    """Every step's :meth:`Step.summary` of a finished run with ``opts``, merged (the driver's stats.json)."""
+    out: dict = {}
+    entry = cleaner(opts.cleaner)
+    for _, what in _plan(opts):
+        cls = step_class(entry.step) if what is entry else step_class(what) if isinstance(what, str) else what
+        summary = getattr(cls, "summary", None)
+        if summary is not None:
+            out |= summary(opts, counts, learned)
+    return out
+
+
 def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before: str | None = None) -> list[Step]:
     """Every step of a run with ``opts``; with ``stop_before`` (a registry name) only those before it
     (``"prune"``: what calibration scores; ``"sitediff"``: what site references are made of)."""
     opts = opts.check()
-    ctx = BuildContext(opts, learned or Learned())
+    learned = learned or Learned()
     entry = cleaner(opts.cleaner)
-    plan = _plan(opts, stop_before)
-    steps = [_cleaner_step(what.name, ctx) if what is entry else
-             step_class(what).build(ctx) if isinstance(what, str) else what.build(ctx) for _, what in plan]
-    hints = next((s for s in steps if s.name == "hints"), None)
-    if hints is not None and any(getattr(s, "applies_hints", False) for s in steps):
-        hints.deferred = True  # the cleaner applies the hint rule itself (learned: in its compiled scan)
+    steps, built = [], {}  # built: by registry name, for the steps after them that declare ``uses``
+    for name, what in _plan(opts, stop_before):
+        if what is entry:
+            step = _cleaner_step(entry.name, BuildContext(opts, learned, steps=dict(built)))
+        else:
+            cls = step_class(what) if isinstance(what, str) else what
+            step = cls.build(BuildContext(opts, learned, steps=_used(cls, built)))
+        steps.append(step)
+        built.setdefault(name, step)
+    names, whole = [s.name for s in steps], [name for name, _ in _plan(opts)]
+    if stream.ON and names[:3] == whole[:3] == ["decode", "parse", "tags"] and not steps[2].line_features \
+            and set(whole[3:]) <= {"prune"}:  # the whole run's plan: a partial one (sitediff's references) agrees
+        steps[1].stream = True  # nothing but tag removal reads the page: it streams it (steps.stream)
     return steps
 
 

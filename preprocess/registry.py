@@ -10,8 +10,15 @@ with any cleaner and is switched on by its option. Folder rule:
 Steps are named by ``"module:Class"`` and imported only when a pipeline is built,
 so the CLI starts without loading any cleaner. Each step class builds itself from a
 :class:`BuildContext` (``Step.build``): the options, the learned artefacts and, where
-the cleaner has one, its fallback. Adding a cleaner is one module plus one line in
-``CLEANERS`` (README, "Adding a cleaner").
+the cleaner has one, its fallback, and the earlier steps it declares in ``Step.uses``.
+Adding a cleaner is one module plus one line in ``CLEANERS`` (README, "Adding a cleaner").
+
+Each entry declares its own parameters (``params``: :func:`preprocess.params.option`, with
+their type); :class:`preprocess.options.CleanOptions` is assembled from them and the run-wide
+fields, and the flags, config keys, cleaning specs, unit keys (``path=True``: a model file,
+hashed) and driver checks follow. ``checks`` names a cheap module whose optional
+``check(opts)`` (values), ``check_files(opts)`` (models load, on the driver, for the components
+a run uses) and ``line_features(opts)`` (the step reads each line's link density) the options call.
 """
 from __future__ import annotations
 
@@ -19,6 +26,9 @@ import importlib
 import os
 from dataclasses import dataclass, field
 from typing import Callable
+
+from preprocess.filters.prune.options import SCORES as PRUNE_SCORES
+from preprocess.params import option
 
 TREE, LINES = "tree", "lines"  # a step prunes the parsed tree before tag removal, or the written lines after it
 
@@ -33,6 +43,8 @@ class Cleaner:
     host_grouped: bool = False  # needs every page of a host on one worker (with its learned reference)
     fallback: str | None = None  # cleaner that takes the pages this one has no evidence for
     learns: tuple[str, ...] = ()  # "module:Class" of the learning passes whose artefacts it reads
+    params: dict = field(default_factory=dict, compare=False)  # its options: name -> option(...)
+    checks: str | None = None   # module with check / check_files / line_features (see above)
 
 
 @dataclass(frozen=True)
@@ -43,6 +55,8 @@ class Filter:
     enabled: Callable = field(compare=False)  # (CleanOptions, Cleaner) -> bool
     before_cleaner: bool = False
     learns: Callable = field(default=lambda opts: (), compare=False)  # (CleanOptions) -> "module:Class" of passes
+    params: dict = field(default_factory=dict, compare=False)
+    checks: str | None = None
 
 
 CLEANERS: dict[str, Cleaner] = {c.name: c for c in (
@@ -59,7 +73,11 @@ CLEANERS: dict[str, Cleaner] = {c.name: c for c in (
             "Adaptive Post Recognition: post templates learned from the input's RSS/Atom feeds",
             fallback="density", learns=("preprocess.cleaners.feeds.learn:FeedTemplates",)),
     Cleaner("learned", "preprocess.cleaners.learned.cleaner:LearnedCleaner",
-            "block classifier trained on the gold standards (scripts/train_learned.py)", kitten=False),
+            "block classifier trained on the gold standards (scripts/train_learned.py)", kitten=False,
+            params={"learned_model": option(None, "block model for --cleaner learned (default: the one in the "
+                                                  "package; scripts/train_learned.py writes them)", type=str | None,
+                                            metavar="FILE", path=True)},
+            checks="preprocess.cleaners.learned.checks"),
 )}
 
 
@@ -67,13 +85,48 @@ def _kitten(opts, cleaner: Cleaner) -> bool:
     return opts.kitten if opts.kitten is not None else cleaner.kitten
 
 
+DEFAULT_LINK_DENSITY = 0.5  # a bare +links in a cleaning spec
+
 FILTERS: tuple[Filter, ...] = (
-    Filter("hints", "preprocess.filters.hints:HintFilter", TREE, lambda o, c: o.drop_hinted, before_cleaner=True),
-    Filter("kitten", "preprocess.filters.kitten:KittenNormalise", TREE, _kitten),
-    Filter("links", "preprocess.filters.links:LinkDensityFilter", LINES, lambda o, c: o.max_link_density is not None),
+    Filter("hints", "preprocess.filters.hints:HintFilter", TREE, lambda o, c: o.drop_hinted, before_cleaner=True,
+           params={"drop_hinted": option(False, "drop elements whose class or id names comments, sidebars, footers, "
+                                                "menus, social bars, related boxes (Readability's 'unlikely "
+                                                "candidates'); with --cleaner learned also the comment-thread blocks "
+                                                "the model kept", type=bool)}),
+    Filter("kitten", "preprocess.filters.kitten:KittenNormalise", TREE, _kitten,
+           params={"kitten": option(None, "Kitten normalisation: tables linearised, link lists removed, lists "
+                                          "flattened, block-final punctuation (default: on for the DOM cleaners, "
+                                          "off for tags)", type=bool | None)}),
+    Filter("links", "preprocess.filters.links:LinkDensityFilter", LINES, lambda o, c: o.max_link_density is not None,
+           params={"max_link_density": option(None, "drop written blocks with more than this share of their "
+                                                    "characters in links (e.g. 0.5)", type=float | None,
+                                              metavar="X",
+                                              bare=DEFAULT_LINK_DENSITY)},
+           checks="preprocess.filters.links"),
     Filter("kitten_punct", "preprocess.filters.kitten:KittenPunctuate", LINES, _kitten),
-    Filter("prune", "preprocess.filters.prune:PerplexityPrune", LINES, lambda o, c: bool(o.prune_model),
-           learns=lambda o: ("preprocess.calibrate:PruneThreshold",) if o.prune_percentile is not None else ()),
+    Filter("prune", "preprocess.filters.prune:Prune", LINES, lambda o, c: bool(o.prune_model),
+           learns=lambda o: ("preprocess.calibrate:PruneThreshold",) if o.prune_percentile is not None else (),
+           params={"prune_model": option(None, "KenLM model file (webprune lm train): prune sentences by "
+                                               "perplexity; or a contrastive model directory (webprune lm "
+                                               "train-crawl): prune by H_content - H_boilerplate, 3 bits per token "
+                                               "unless a threshold is given", type=str | None, metavar="MODEL",
+                                         path=True, short="model"),
+                   "prune_score": option("perplexity", "the model's own score (perplexity; contrastive for a "
+                                                       "contrastive model); adjusted: perplexity + sentence length + "
+                                                       "the line's link density (use --prune-percentile), or for a "
+                                                       "contrastive model its score + sentence length", type=str,
+                                         choices=PRUNE_SCORES),
+                   "prune_percentile": option(None, "drop the worst P%% of sentences (threshold calibrated on a "
+                                                    "sample, recorded in stats.json)", type=float | None,
+                                              metavar="P", short="p", group="threshold"),
+                   "max_perplexity": option(None, "drop sentences above this perplexity", type=float | None,
+                                            metavar="N", short="t", group="threshold"),
+                   "prune_threshold": option(None, "drop sentences scoring above this on the model's scale (bits per "
+                                                   "token for a contrastive model, perplexity for a plain one)",
+                                             type=float | None, metavar="X", short="x", group="threshold"),
+                   "prune_sample_docs": option(1000, "documents in the calibration sample", type=int, metavar="N",
+                                               short="n")},
+           checks="preprocess.filters.prune.options"),
 )
 
 
@@ -94,13 +147,35 @@ def step_class(ref: str):
     return getattr(importlib.import_module(module), cls)
 
 
+def _plugins() -> list[str]:
+    return [m for m in (m.strip() for m in os.environ.get("WEBPRUNE_PLUGINS", "").split(",")) if m]
+
+
+def component_modules() -> set[str]:
+    """The modules the registry loads: every step and learning pass named in it, and the plugins."""
+    refs = [r for c in CLEANERS.values() for r in (c.step, *c.learns) if r] + [f.step for f in FILTERS]
+    return {r.partition(":")[0] for r in refs} | set(_plugins())
+
+
+def components() -> list[Cleaner | Filter]:
+    """Every cleaner and filter, in the order their parameters are assembled (filters first: the order of the
+    options before the registry declared them)."""
+    return [*FILTERS, *CLEANERS.values()]
+
+
 def register(entry: Cleaner) -> None:
     """Add a cleaner (plugins: modules named in $WEBPRUNE_PLUGINS call this when imported)."""
+    import sys
+
+    assembled = hasattr(sys.modules.get("preprocess.options"), "CleanOptions")
+    if entry.params and assembled and entry.name not in CLEANERS:
+        raise ValueError(f"cleaner {entry.name!r} declares parameters but registers after the options were "
+                         "assembled: name its module in $WEBPRUNE_PLUGINS")
     CLEANERS[entry.name] = entry
 
 
 def _load_plugins() -> None:
-    for module in filter(None, (m.strip() for m in os.environ.get("WEBPRUNE_PLUGINS", "").split(","))):
+    for module in _plugins():
         importlib.import_module(module)
 
 

@@ -20,13 +20,13 @@ import pyarrow.fs as pafs
 
 from preprocess.claim import prepare, remove_stale
 from preprocess.executor import Failure, make_executor
-from preprocess.filters.prune import deciles
 from preprocess.ids import CENSUS, needs_census
 from preprocess.interrupt import SigtermInterrupts, stop_ray
 from preprocess.learning import learn
 from preprocess.lock import OutputLock, new_run_id
 from preprocess.options import CleanOptions, RunOptions
 from preprocess.output import OutputDir
+from preprocess.pipeline import summaries
 from preprocess.progress import Progress
 from preprocess.sources import discover
 from preprocess.stats import Stats, peak_rss_mb
@@ -127,6 +127,9 @@ def _run(out: OutputDir, sources, found: dict, job: Job, executor, passes, progr
     remove_stale(out, units, job)
     results = {u.index: r for u in units if (r := _finished(out, u)) is not None}
     todo = [u for u in units if u.index not in results]
+    for u in units:  # a finished unit's marker is a leftover (stopped between its entry and the marker's removal)
+        if u.index in results and out.exists("work", f"{u.key}.json"):
+            out.delete("work", f"{u.key}.json")
     if results:
         log.info("resuming: %d of %d units already done in %s", len(results), len(units), out.uri)
     bar = Progress(units, results.values(), executor, enabled=progress)
@@ -166,21 +169,7 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
                    "cpu_s_per_1000_records": round(1000 * driver_cpu / fresh_records, 4) if fresh_records else None},
         "learned": learned,
     }
-    if job.opts.prune_model:
-        calibrated = learned.get("prune_threshold")
-        from preprocess.filters.prune import fixed_threshold
-
-        extra["pruning"] = {"model": job.opts.prune_model, "score": job.opts.prune_score,
-                            "threshold": calibrated["threshold"] if calibrated else fixed_threshold(job.opts),
-                            "calibration": calibrated or None}
-        if job.opts.contrastive:
-            from preprocess.filters.contrastive import score_deciles
-
-            # a contrastive model scores contrastively; "adjusted" adds its length term
-            extra["pruning"] |= {"score": "adjusted" if job.opts.prune_score == "adjusted" else "contrastive",
-                                 "perplexity_deciles": {}, "score_deciles_bits": score_deciles(stats.counts)}
-        else:
-            extra["pruning"]["perplexity_deciles"] = deciles(stats.counts)
+    extra |= summaries(job.opts, stats.counts, learned)  # each step's own report (pruning: threshold, deciles)
     manifest = {"code": code_id(), "shards": [
         {"source": u.source.uri, "shard": results[u.index].shard, "documents": results[u.index].documents,
          "bytes": results[u.index].shard_bytes} for u in units if results[u.index].shard]}

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from preprocess.options import CleanOptions
+from preprocess.options import CleanOptions, model_paths
 from preprocess.output import shard_name
 from preprocess.sources import Source
 
@@ -24,22 +24,61 @@ def digest(*parts) -> str:
     return hashlib.sha1(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
-@functools.lru_cache(maxsize=1)
+_SOURCES = ("py", "json", "pyx", "pxi")  # .json: the learned cleaner's model; .pyx/.pxi: its compiled twins
+
+
 def code_id() -> str:
-    """A hash of the preprocess package's source: an edited cleaner never reuses a stale shard."""
+    """A hash of the cleaning code: the preprocess package's source and every module outside it that the
+    registry loads (plugins, with the modules of their own package they import), so an edited cleaner, in
+    the package or a plugin, never reuses a stale shard."""
+    from preprocess.registry import component_modules
+
+    return _code_id(tuple(sorted(component_modules())))
+
+
+@functools.lru_cache(maxsize=8)
+def _code_id(modules: tuple[str, ...]) -> str:
     root = Path(__file__).resolve().parent
     h = hashlib.sha1()
-    # .json: the learned cleaner's model; .pyx/.pxi: its compiled twins
-    for f in sorted(p for ext in ("py", "json", "pyx", "pxi") for p in root.rglob(f"*.{ext}")):
+    for f in _sources(root):
         h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    for folder in sorted(_outside(modules, root)):
+        for f in [folder] if folder.is_file() else _sources(folder):
+            h.update(f.as_posix().encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:12]
 
 
+def _sources(folder: Path) -> list[Path]:
+    return sorted(p for ext in _SOURCES for p in folder.rglob(f"*.{ext}") if "__pycache__" not in p.parts)
+
+
+def _outside(modules: tuple[str, ...], root: Path) -> set[Path]:
+    """What is hashed for the modules outside ``root``: the folder of a module inside a package (its helpers
+    beside it), the file of a top-level module. Read from disk, never from what happens to be imported, so the
+    driver and a resumed run agree."""
+    import importlib.util
+
+    out = set()
+    for name in modules:
+        try:
+            spec = importlib.util.find_spec(name)
+        except ModuleNotFoundError:  # its package is missing
+            spec = None
+        if spec is None or spec.origin is None:
+            raise ValueError(f"the registry names a module {name!r} that cannot be found: fix the entry, or "
+                             "WEBPRUNE_PLUGINS")
+        origin = Path(spec.origin).resolve()
+        if root not in origin.parents:
+            out.add(origin.parent if "." in name or spec.submodule_search_locations else origin)
+    return out
+
+
 def model_files(opts: CleanOptions) -> list:
-    """Size and modification time of each model file the options name (a KenLM model, a contrastive model's
-    folder, a block model): a model retrained at the same path is new output, never a reused shard."""
+    """Size and modification time of each model file the options name (their ``path=True`` fields: a KenLM
+    model, a contrastive model's folder, a block model): a model retrained at the same path is new output,
+    never a reused shard."""
     out = []
-    for path in (opts.prune_model, opts.learned_model):
+    for path in model_paths(opts):
         p = Path(path) if path else None
         if p is not None and p.is_dir():
             files = [(f.relative_to(p).as_posix(), f.stat()) for f in sorted(p.rglob("*")) if f.is_file()]

@@ -58,8 +58,8 @@ def bench_training(out: Path, pages: int, extra: list[str]) -> dict:
 def bench_scoring(plain: list[str], model: str, limit: int, repeat: int = 3) -> list[tuple[str, float]]:
     from eval.cleaning.harness import strip_wrapper
     from preprocess.document import Document
-    from preprocess.filters.contrastive import ContrastivePrune
-    from preprocess.filters.prune import PerplexityPrune
+    from preprocess.filters.prune.contrastive import ContrastivePrune
+    from preprocess.filters.prune.perplexity import PerplexityPrune
     from preprocess.options import CleanOptions
     from preprocess.pipeline import Pipeline
     from preprocess.segment import sentences_of_lines

@@ -39,14 +39,14 @@ HL = ["--drop-hinted", "--max-link-density", "0.5"]
 CLUEWEB12_B13 = 52_200_000
 
 
-def run_cli(inputs: list[Path], args: list[str], workers: int, hash_output: bool = False) -> dict:
+def run_cli(inputs: list[Path], args: list[str], workers: int, hash_output: bool = False, env: dict | None = None) -> dict:
     """``webprune preprocess`` in a fresh process; its stats plus the wall time around the process (and, with
     ``hash_output``, ``content_sha`` of its shards)."""
     out = Path(tempfile.mkdtemp(prefix="bench-pre-"))
     cmd = [PY, "-m", "webprune.cli", "preprocess", *map(str, inputs), "-o", str(out / "o"), "--workers", str(workers),
            *args]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(ROOT)} | (env or {}))
     wall = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
         sys.exit(f"{' '.join(cmd)} failed:\n{proc.stderr[-3000:]}")
@@ -111,21 +111,30 @@ def part_parsers() -> None:
           [["lxml", rate(lxml.html.document_fromstring)], ["lexbor (resiliparse)", rate(HTMLTree.parse)]])
 
 
-def part_speed(bench: Path, model: str | None) -> dict:
+TREE = {"WEBPRUNE_TREE_TAGS": "1"}  # tag removal through lexbor's tree, as before the streaming scan
+
+
+def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list[str] | None = None) -> dict:
     files = pack_cleaning_pages(bench, files=4, copies=6, prefix="speed")
     peer = pyplexity(6)
-    configs = [("tags", []), ("tags " + " ".join(HL), HL)]
-    configs += [(f"{c} " + " ".join(HL), ["--cleaner", c, *HL]) for c in ("density", "blog", "sitediff", "feeds")]
+    configs = [("tags", [], None), ("tags, lexbor tree path (WEBPRUNE_TREE_TAGS=1)", [], TREE),
+               ("tags " + " ".join(HL), HL, None)]
+    configs += [(f"{c} " + " ".join(HL), ["--cleaner", c, *HL], None) for c in ("density", "blog", "sitediff", "feeds")]
     if model:
         configs.append(("full: density " + " ".join(HL) + " --prune-model M --max-perplexity 8000",
-                        ["--cleaner", "density", *HL, "--prune-model", model, "--max-perplexity", "8000"]))
+                        ["--cleaner", "density", *HL, "--prune-model", model, "--max-perplexity", "8000"], None))
+    if rec_model:
+        configs.append(("recommended: learned " + " ".join(HL) + " --prune-model C (contrastive, lm train-crawl)",
+                        ["--cleaner", "learned", *HL, "--prune-model", rec_model], None))
+    if only:
+        configs = [c for c in configs if any(o in c[0] for o in only)]
     rows, rates = [], {}
     peer_cpu = 1000 * peer["cpu_seconds"] / peer["docs"] if peer else None
     if peer:
         rows.append([f"pyplexity {peer.get('version', '')} tag remover, in-process, pages in memory",
                      f"{peer['docs']:,}", peer["docs_per_s"], "1.00", peer_cpu, "1.00"])
-    for label, args in configs:
-        s = run_cli(files, args, workers=1)
+    for label, args, env in configs:
+        s = run_cli(files, args, workers=1, env=env)
         rate = s["written"] / s["process_wall_s"]
         cpu = 1000 * worker_cpu_s(s) / s["records"]
         rates[label] = 1000 / cpu
@@ -230,6 +239,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--parts", nargs="+", default=["parsers", "speed", "scaling", "driver", "memory", "grouped"])
     ap.add_argument("--prune-model", default=str(ROOT / "build" / "models" / "general-2gram.bin"))
+    ap.add_argument("--rec-model", default=str(ROOT / "build" / "models" / "crawl"),
+                    help="contrastive model (webprune lm train-crawl) of the recommended pipeline's row")
+    ap.add_argument("--speed-rows", nargs="+", default=None,
+                    help="only the speed rows whose label contains one of these strings (pyplexity's row stays)")
     ap.add_argument("--old-checkout", type=Path, default=None,
                     help="a checkout of older code (e.g. `git worktree add ../wt-base a60cfac`) for the driver row")
     ap.add_argument("--bench-dir", type=Path, default=ROOT / "build" / "bench")
@@ -242,7 +255,8 @@ def main() -> None:
     if "parsers" in a.parts:
         part_parsers()
     if "speed" in a.parts:
-        extrapolate(part_speed(a.bench_dir, model))
+        extrapolate(part_speed(a.bench_dir, model, a.rec_model if Path(a.rec_model).exists() else None,
+                               a.speed_rows))
     runs = part_scaling(a.bench_dir, a.repeat) if "scaling" in a.parts else {}
     if "driver" in a.parts:
         part_driver(a.bench_dir, a.old_checkout, runs.get(2))

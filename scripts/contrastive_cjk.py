@@ -65,7 +65,7 @@ def show(card: dict) -> None:
 
 
 def prune(model: Path, pages: int) -> None:
-    from preprocess.filters.contrastive import ContrastivePrune
+    from preprocess.filters.prune.contrastive import ContrastivePrune
     from preprocess.options import CleanOptions
     from preprocess.pipeline import Pipeline
     from preprocess.readers import read_source

@@ -42,7 +42,7 @@ from eval.cleaning.gold import FORMATS, gold_pages
 from eval.cleaning.harness import strip_wrapper
 from preprocess.document import Document
 from preprocess.lm.contrastive import open_model
-from preprocess.lm.labels import LabelOptions, kept_flags, label_pipeline, words
+from preprocess.lm.labels import LabelOptions, kept_flags, label_pipeline, lines_before, words
 from preprocess.lm.normalize import normalize
 from preprocess.stats import Stats
 from webprune.benchdata import ROOT, shared_data
@@ -83,8 +83,8 @@ def collect(sets: list[str]) -> dict[str, np.ndarray]:
             kept = pipe.run([d], Stats())
             outs[name] = (d, [ln.text for ln in d.lines] if kept else [])
         first = outs["tags+hints+links"][0]
-        before = first.meta.get("lines_before") or []
-        links = first.meta.get("lines_before_link_density") or []
+        before = [ln.text for ln in lines_before(first) or []]
+        links = [ln.link_density for ln in lines_before(first) or []]
         flags = {name: kept_flags(before, cleaned) for name, (_, cleaned) in outs.items()}
         gold = " " + words(page.gold_text()) + " "
         for i, line in enumerate(before):

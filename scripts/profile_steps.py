@@ -7,6 +7,8 @@ Input: the 2,871 real pages of ../shared/data/cleaning/*/input, packed into one 
 
   tags   webprune preprocess --cleaner tags
   full   --cleaner density --drop-hinted --max-link-density 0.5 --prune-model M --max-perplexity 8000
+  rec    the recommended pipeline, ``--rec-flags`` (default: --cleaner learned --drop-hinted --max-link-density 0.5
+         --prune-model build/models/crawl, a contrastive model from `webprune lm train-crawl`)
 
 Per configuration and repeat, single process, no Ray, batches of 64 as the executor sends them:
 read the WARC with the product's reader, run each step over the batch, build the JSON dicts
@@ -77,11 +79,25 @@ print(json.dumps({"docs": len(pages), "cpu_s": cpu, "wall_s": wall, "errors": er
 """
 
 
-def configs(model: str | None) -> dict[str, CleanOptions]:
+REC_FLAGS = f"--cleaner learned --drop-hinted --max-link-density 0.5 --prune-model {ROOT / 'build' / 'models' / 'crawl'}"
+
+
+def options_of(flags: str) -> CleanOptions:
+    """CleanOptions from ``webprune preprocess`` flags (the CLI's own parser)."""
+    from preprocess import options
+
+    ap = argparse.ArgumentParser(prog="--rec-flags")
+    options.add_arguments(ap)
+    return options.from_args(ap.parse_args(flags.split()))
+
+
+def configs(model: str | None, rec_flags: str | None = None) -> dict[str, CleanOptions]:
     out = {"tags": CleanOptions(cleaner="tags")}
     if model:
         out["full"] = CleanOptions(cleaner="density", drop_hinted=True, max_link_density=0.5, prune_model=model,
                                    max_perplexity=8000)
+    if rec_flags:
+        out["rec"] = options_of(rec_flags)
     return out
 
 
@@ -248,7 +264,11 @@ def probe_tags(entries, line_features: bool) -> list[tuple[str, float, str]]:
 def probe_prune(entries, model_path: str) -> list[tuple[str, float, str]]:
     import re
 
+    from preprocess.lm.contrastive import is_contrastive
     from preprocess.lm.normalize import normalize
+
+    if is_contrastive(model_path):
+        return probe_contrastive(entries, model_path)
     from preprocess.lm.score import Scorer
     from preprocess.segment import sentences_of
 
@@ -274,6 +294,43 @@ def probe_prune(entries, model_path: str) -> list[tuple[str, float, str]]:
             ("normalize (per sentence)", t_norm, f"{n_sent / t_norm:,.0f} sent/s" if t_norm else ""),
             (f"KenLM score() -> perplexity (per sentence, {n_scored})", t_lm,
              f"{n_scored / t_lm:,.0f} sent/s" if t_lm else "")]
+
+
+def probe_contrastive(entries, model_path: str) -> list[tuple[str, float, str]]:
+    """The contrastive pruner's parts, as ContrastivePrune.process runs them (language, segment, normalise, score)."""
+    from preprocess.filters.contrastive import ContrastivePrune
+    from preprocess.lm.contrastive import has_word, normalize_many
+    from preprocess.lm.lang import page_text
+    from preprocess.segment import sentences_of_lines
+
+    from preprocess.document import Line
+
+    step = ContrastivePrune(model_path)
+    t_lang = t_seg = t_norm = t_lm = 0.0
+    n_sent = 0
+    for d, text in entries:  # (the pruner has since cut d.lines: its input was text)
+        lines = [Line(t) for t in text.split("\n") if t]
+        c0 = clock()
+        _, pair, _ = step.scorer.page_pair(page_text(d.title, [ln.text for ln in lines]))
+        c1 = clock()
+        if pair is None:
+            t_lang += c1 - c0
+            continue
+        sents = [s for _, s in sentences_of_lines(lines)]
+        c2 = clock()
+        norms = normalize_many(sents)
+        c3 = clock()
+        for x in norms:
+            if has_word(x):
+                pair.score_norm(x)
+        c4 = clock()
+        t_lang, t_seg, t_norm, t_lm = t_lang + c1 - c0, t_seg + c2 - c1, t_norm + c3 - c2, t_lm + c4 - c3
+        n_sent += len(sents)
+    return [("language of the page (page_pair)", t_lang, ""),
+            (f"segment (sentences_of_lines): {n_sent} sentences", t_seg,
+             f"{n_sent / t_seg:,.0f} sent/s" if t_seg else ""),
+            ("normalize_many", t_norm, f"{n_sent / t_norm:,.0f} sent/s" if t_norm else ""),
+            ("vocabulary + 2 KenLM scores (score_norm)", t_lm, f"{n_sent / t_lm:,.0f} sent/s" if t_lm else "")]
 
 
 def floor_rows(docs) -> list[tuple[str, float, str]]:
@@ -354,11 +411,12 @@ def main() -> None:
                     help="KenLM model of the full configuration ('' for tags only)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--batch-size", type=int, default=64)
-    ap.add_argument("--configs", nargs="+", default=["tags", "full"], choices=["tags", "full"])
+    ap.add_argument("--configs", nargs="+", default=["tags", "full", "rec"], choices=["tags", "full", "rec"])
+    ap.add_argument("--rec-flags", default=REC_FLAGS, help="webprune preprocess flags of the recommended pipeline")
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--no-probes", action="store_true", help="skip the indented split rows and the floor")
     ap.add_argument("--cprofile", metavar="STEP", default=None, help="print the top functions of this step")
-    ap.add_argument("--cprofile-config", default=None, choices=["tags", "full"])
+    ap.add_argument("--cprofile-config", default=None, choices=["tags", "full", "rec"])
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--limit", type=int, default=None, help="first N pages only (a quick check)")
     a = ap.parse_args()
@@ -369,11 +427,12 @@ def main() -> None:
     model = a.model if a.model and Path(a.model).is_file() else None
     if "full" in a.configs and not model:
         print(f"no model at {a.model!r}: the full configuration is skipped", file=sys.stderr)
-    cfgs = {k: v for k, v in configs(model).items() if k in a.configs}
+    cfgs = {k: v for k, v in configs(model, a.rec_flags if "rec" in a.configs else None).items()
+            if k in a.configs}
     work = Path(tempfile.mkdtemp(prefix="webprune-profile-"))
 
     if a.cprofile:
-        name = a.cprofile_config or ("full" if "full" in cfgs else "tags")
+        name = a.cprofile_config or next(iter(cfgs))
         prof = cProfile.Profile()
         run, _ = one_pass(warc, cfgs[name], a.batch_size, work / "cprofile", profile_step=a.cprofile, profiler=prof)
         if a.cprofile not in run.cpu:

@@ -8,25 +8,31 @@ equals Pyserini's own. :meth:`RetrievalModel.label` names it in every table.
 from __future__ import annotations
 
 import math
+import dataclasses
 from dataclasses import dataclass
+
+from preprocess.params import option
 
 MODELS = ("qld", "bm25")
 
 
 @dataclass(frozen=True)
 class RetrievalModel:
-    name: str = "qld"                    # qld | bm25
-    mu: float = 2000.0                   # QLD's Dirichlet prior
-    k1: float = 0.9                      # BM25
-    b: float = 0.4
-    rm3: bool = False                    # RM3 pseudo-relevance feedback on top of either model
-    fb_terms: int = 10
-    fb_docs: int = 10
-    original_query_weight: float = 0.5
+    """The retrieval parameters, declared once: ``webprune search`` flags, ``[search]`` keys (``name`` is
+    ``--model`` and ``model``) and a variant's overrides (``retrieval``) all come from these fields."""
+
+    name: str = option("qld", "retrieval model", choices=MODELS, flag="--model", key="model")
+    mu: float = option(2000.0, "QLD's Dirichlet prior")
+    k1: float = option(0.9, "BM25 k1")
+    b: float = option(0.4, "BM25 b")
+    rm3: bool = option(False, "RM3 query expansion on top of the model")
+    fb_terms: int = option(10, "RM3 expansion terms")
+    fb_docs: int = option(10, "RM3 feedback documents")
+    original_query_weight: float = option(0.5, "RM3 weight of the original query")
 
     def check(self, where: str = "[search]", key: str = "model") -> RetrievalModel:
         """Itself, or ValueError saying which value is wrong (the flags and the configs both come here)."""
-        from preprocess.options import closest
+        from preprocess.params import closest
 
         if self.name not in MODELS:
             raise ValueError(f"{where} {key} {self.name!r} is not a retrieval model{closest(self.name, MODELS)}; "
@@ -65,6 +71,11 @@ class RetrievalModel:
                 raise ValueError("RM3 needs an index with document vectors (webprune index stores them)")
             searcher.set_rm3(None, int(self.fb_terms), int(self.fb_docs), float(self.original_query_weight),
                              False, True)
+
+    @staticmethod
+    def keys() -> dict[str, dataclasses.Field]:
+        """{config key: field} of the declared parameters."""
+        return {f.metadata.get("key") or f.name: f for f in dataclasses.fields(RetrievalModel)}
 
     def to_dict(self) -> dict:
         out = {"model": self.name, "label": self.label()}

@@ -338,7 +338,7 @@ def test_every_shared_qrels_file_is_read(files):
     ('[index]\nthreads = 0\n', "[index] threads must be >= 1"),
     ('[eval]\nalpha = 2.0\n', "[eval] alpha is a significance level"),
     ('[preprocess]\nworkers = 0\n', "--workers must be at least 1"),
-    ('[[variants]]\nname = "p"\nmax_link_density = nan\n', "max-link-density nan: give a finite number"),
+    ('[[variants]]\nname = "p"\nmax_link_density = nan\n', "max_link_density must be a finite number"),
 ])
 def test_config_values(files, capsys, config, fragment):
     (files / "c.toml").write_text('[collection]\ninputs = ["x"]\n[topics]\npath = "t"\n[qrels]\npath = "q"\n' + config)

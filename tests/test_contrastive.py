@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from preprocess.document import Document
+from preprocess.filters.prune.options import is_contrastive as options_contrastive
 from preprocess.lm.contrastive import (
     CARD,
     DEFAULT_THRESHOLD,
@@ -17,7 +18,7 @@ from preprocess.lm.contrastive import (
     open_model,
 )
 from preprocess.lm.crawl import train_crawl
-from preprocess.lm.labels import LabelOptions, kept_flags, label_pipeline, labelled
+from preprocess.lm.labels import LabelOptions, kept_flags, label_pipeline, labelled, lines_before
 from preprocess.lm.normalize import normalize
 from preprocess.options import CleanOptions
 from preprocess.pipeline import Pipeline
@@ -126,7 +127,7 @@ def test_kept_and_removed_lines_of_real_pages():
     for doc, kept, removed in rows:
         assert kept and removed  # every one of these pages has a menu or a footer the cleaner takes out
         assert kept == [ln.text for ln in doc.lines]
-        assert len(kept) + len(removed) <= len(doc.meta["lines_before"])
+        assert len(kept) + len(removed) <= len(lines_before(doc))
 
 
 def test_normalize_many_equals_normalize_on_real_lines():
@@ -141,7 +142,7 @@ def test_normalize_many_equals_normalize_on_real_lines():
 def test_pruner_default_threshold_by_value_and_errors(model):
     path = str(model[0])
     opts = CleanOptions(cleaner="tags", drop_hinted=True, max_link_density=0.5, prune_model=path).check()
-    assert opts.contrastive
+    assert options_contrastive(opts)
     html = ("<html><head><title>Portal</title></head><body><p>Most Popular</p><p>{}</p><p>{}</p>"
             "<p>Share this story</p></body></html>").format(*PROSE).encode()
     out, stats = Pipeline(opts).process([Document(id="p", content_type="text/html", raw=html)])
@@ -152,7 +153,7 @@ def test_pruner_default_threshold_by_value_and_errors(model):
     assert out[0]["contents"].count("\n") == 4
     with pytest.raises(ValueError, match="no perplexity"):
         CleanOptions(prune_model=path, max_perplexity=8000).check()
-    from preprocess.filters.contrastive import ContrastivePrune
+    from preprocess.filters.prune.contrastive import ContrastivePrune
 
     plain, adjusted = ContrastivePrune(path), ContrastivePrune(path, score="adjusted")  # adjusted: + line length
     short, long = plain.decision_score(MENU[1]), adjusted.decision_score(MENU[1])

@@ -205,9 +205,11 @@ def test_a_worker_stopped_by_sigterm_is_redone_and_blames_no_record(tmp_path, pl
     assert stopped[0] not in {json.loads(p.read_text())["pid"] for p in (out / "units").glob("*.json")}
     ids = [json.loads(line)["id"] for data in shards(out).values() for line in data.decode().splitlines()]
     assert len(ids) == len(set(ids)) == 40
-    # and a signal to the driver's process group is the driver's alone: Ray's local daemons have their own group
-    daemons = {name: group for name, parent, group in processes() if parent == os.getpid()}
-    assert {"raylet", "gcs_server"} <= set(daemons) and os.getpgid(0) not in daemons.values()
+    # and a signal to the driver's process group spares the daemons whose loss ends the driver (raylet, GCS):
+    # they have their own group
+    daemons = {name: group for name, parent, group in processes() if parent == os.getpid()
+               and name in ("raylet", "gcs_server")}
+    assert set(daemons) == {"raylet", "gcs_server"} and os.getpgid(0) not in daemons.values()
 
 
 def processes() -> list[tuple[str, int, int]]:

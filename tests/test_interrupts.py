@@ -221,6 +221,26 @@ def test_a_rerun_after_an_interrupted_attempt_writes_the_page_and_blames_nothing
     assert Stats.from_state(entry["stats"]).counts["written"] == 1
 
 
+def test_a_marker_left_beside_a_finished_unit_goes_on_resume(tmp_path):
+    """Stopped between writing a unit's entry and removing its marker: the resume reuses the unit and removes
+    the marker (webprune's own file), and the shards stay as they were."""
+    from webprune.warcpack import pack_pages
+
+    pages = [(f"p{i}", f"http://a.example/{i}", f"<html><body><p>page {i} with words</p></body></html>".encode())
+             for i in range(3)]
+    pack_pages(pages, tmp_path / "in" / "a.warc.gz")
+    out = tmp_path / "out"
+    first = run_preprocess([str(tmp_path / "in")], str(out), run=local_run(), progress=False)
+    before = {p.name: p.read_bytes() for p in (out / "collection").iterdir()}
+    key = json.loads((out / "units" / "00000.json").read_text())["key"]
+    (out / "work" / f"{key}.json").write_text(json.dumps(
+        {"run": "the-stopped-run", "attempt": 0, "stopped": 1, "poison": {}, "suspect": None, "inflight": {}}))
+    again = run_preprocess([str(tmp_path / "in")], str(out), run=local_run(), progress=False)
+    assert again["written"] == first["written"] == 3 and again["units"]["reused"] == 1
+    assert not list((out / "work").iterdir())
+    assert {p.name: p.read_bytes() for p in (out / "collection").iterdir()} == before
+
+
 # -- stop signals in the driver, without Ray ------------------------------------------------------------------
 def test_a_failure_seen_after_a_stop_signal_was_sent_is_the_stop_not_a_failure():
     """A unit whose worker died of the same SIGTERM may be seen failing before the driver's handler has run (it

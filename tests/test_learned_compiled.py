@@ -160,8 +160,9 @@ def test_a_page_without_blocks_leaves_the_same_tree_and_counts_on_both_paths(pag
     results = []
     for on in (True, False):
         monkeypatch.setattr(compiled, "ON", on)
-        hints, cleaner = HintFilter(), LearnedCleaner(load_model())
+        hints = HintFilter()
         hints.deferred, hints.stats = True, Stats()
+        cleaner = LearnedCleaner(load_model(), hints=hints)
         cleaner.stats = hints.stats
         doc = Document(id="p", content_type="text/html")
         doc.tree = HTMLTree.parse(page)

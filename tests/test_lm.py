@@ -8,7 +8,7 @@ from preprocess.lm.normalize import clean_corpus_line, normalize
 from preprocess.lm.score import Scorer
 from preprocess.lm.train import train
 from preprocess.pipeline import CleanOptions, Pipeline
-from preprocess.filters.prune import PerplexityPrune, deciles
+from preprocess.filters.prune.perplexity import PerplexityPrune, deciles
 from tests.conftest import shared
 
 BOILER = ["Home | About | Contact | Login", "Copyright 2008 All rights reserved", "Subscribe to our newsletter"]

@@ -5,7 +5,8 @@ import argparse
 import logging
 import sys
 
-from preprocess import options  # cheap: no Ray, no JVM
+from preprocess import options, params  # cheap: no Ray, no JVM
+from search.models import RetrievalModel
 from webprune import commands
 from webprune.cli_args import Parser, at_least, finite, memory, path, seconds
 
@@ -111,14 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--topics", "-t", required=True, type=path,
                    help="TREC/CACM topics, Web Track XML or Decision Track XML")
     s.add_argument("--output", "-o", required=True, type=path, help="run file")
-    s.add_argument("--model", choices=("qld", "bm25"), default="qld", help="retrieval model (default: qld)")
-    s.add_argument("--mu", type=float, default=2000.0, help="QLD's Dirichlet prior")
-    s.add_argument("--k1", type=float, default=0.9, help="BM25 k1")
-    s.add_argument("--b", type=float, default=0.4, help="BM25 b")
-    s.add_argument("--rm3", action="store_true", help="RM3 query expansion on top of the model")
-    s.add_argument("--fb-terms", type=int, default=10, help="RM3 expansion terms")
-    s.add_argument("--fb-docs", type=int, default=10, help="RM3 feedback documents")
-    s.add_argument("--original-query-weight", type=float, default=0.5, help="RM3 weight of the original query")
+    params.add_arguments(s, RetrievalModel)  # --model, --mu, --k1, --b, --rm3, --fb-terms, ... as declared
     s.add_argument("--k", type=int, default=1000, help="hits per topic")
     s.add_argument("--field", choices=("query", "description"), default="query")
     s.add_argument("--format", choices=("trec", "cacm", "webxml", "dtxml"), default=None, help="default: detected")

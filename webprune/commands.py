@@ -153,8 +153,9 @@ def cmd_search(a) -> int:
     from search.qld import check_run_args, run_search
     from search.topics import read_topics
 
-    model = RetrievalModel(a.model, mu=a.mu, k1=a.k1, b=a.b, rm3=a.rm3, fb_terms=a.fb_terms, fb_docs=a.fb_docs,
-                           original_query_weight=a.original_query_weight).check("options:", "--model")
+    from preprocess.params import given
+
+    model = RetrievalModel(**given(a, RetrievalModel)).check("options:", "--model")
     check_run_args(a.k, a.threads, a.tag)
 
     topics = read_topics(a.topics, a.field, a.format)

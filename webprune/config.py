@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from eval.correction import check_method
 from eval.metrics import parse_metrics
 from preprocess import options
-from preprocess.options import CleanOptions, RunOptions, closest
+from preprocess.options import CleanOptions, RunOptions
+from preprocess.params import check_type, closest
+from search.models import RetrievalModel
 from webprune.config_sections import (Cleaning, Co2, Collection, Eval, Index, Model, Qrels, Report, Search, Topics,
-                                      check_cleaning, check_search, check_type, section)
+                                      check_cleaning, check_search, section)
 
 __all__ = ["Cleaning", "Co2", "Collection", "Eval", "Experiment", "Index", "Model", "Qrels", "Report", "Search",
            "Topics", "Variant", "load_config", "parse_config", "section"]
@@ -35,25 +38,18 @@ class Variant:
     name: str
     clean: CleanOptions
     model: str | None = None          # a [models.NAME] to train when missing and prune with
-    mu: float | None = None
     k: int | None = None
-    retrieval: str | None = None      # the variant's retrieval model (qld | bm25); default: [search] model
-    k1: float | None = None
-    b: float | None = None
-    rm3: bool | None = None
-    fb_terms: int | None = None
-    fb_docs: int | None = None
-    original_query_weight: float | None = None
+    retrieval: dict = field(default_factory=dict)  # RetrievalModel field -> the variant's value over [search]'s
     inputs: list[str] | None = None   # other inputs than [collection]'s (e.g. a clean ceiling); relative paths
     expect: dict = field(default_factory=dict)   # metric -> expected value (--check)
     tolerance: float | None = None
 
 
-_VARIANT_KEYS = {"name": str, "model": str, "mu": float, "k": int, "expect": dict[str, float], "tolerance": float,
-                 "retrieval": str, "k1": float, "b": float, "rm3": bool, "fb_terms": int, "fb_docs": int,
-                 "original_query_weight": float, "inputs": list[str]}
-_RETRIEVAL_KEYS = {"retrieval": "name", "mu": "mu", "k1": "k1", "b": "b", "rm3": "rm3", "fb_terms": "fb_terms",
-                   "fb_docs": "fb_docs", "original_query_weight": "original_query_weight"}
+# a variant's retrieval keys: RetrievalModel's, its model named ``retrieval`` ("model" names a [models.NAME])
+_RETRIEVAL_KEYS = {("retrieval" if key == "model" else key): f.name for key, f in RetrievalModel.keys().items()}
+_VARIANT_KEYS = {"name": str, "model": str, "k": int, "expect": dict[str, float], "tolerance": float,
+                 "inputs": list[str]} | {key: RetrievalModel.__dataclass_fields__[name].type
+                                         for key, name in _RETRIEVAL_KEYS.items()}
 _SECTIONS = ("name", "collection", "topics", "qrels", "preprocess", "index", "search", "eval", "models", "variants",
              "co2", "report", "cleaning")
 
@@ -81,7 +77,7 @@ class Experiment:
 
     def retrieval(self, v: Variant):
         """The variant's :class:`search.models.RetrievalModel`: its own keys over ``[search]``'s."""
-        return self.search.retrieval(**{m: getattr(v, k) for k, m in _RETRIEVAL_KEYS.items()})
+        return self.search.retrieval(**v.retrieval)
 
     @property
     def baseline(self) -> str:
@@ -110,7 +106,10 @@ def _variant(data, i: int, models: dict) -> Variant:
     if "name" not in data:
         raise ValueError(f"{where} needs a name")
     plain_name(data["name"], f"{where}: name")
-    extra = {k: check_type(data[k], hint, f"{where}.{k}") for k, hint in _VARIANT_KEYS.items() if k in data}
+    hints = typing.get_type_hints(RetrievalModel)
+    extra = {k: check_type(data[k], hints.get(_RETRIEVAL_KEYS.get(k)) or hint, f"{where}.{k}")
+             for k, hint in _VARIANT_KEYS.items() if k in data}
+    extra["retrieval"] = {_RETRIEVAL_KEYS[k]: extra.pop(k) for k in list(extra) if k in _RETRIEVAL_KEYS}
     clean = {k: v for k, v in data.items() if k not in _VARIANT_KEYS}
     valid = [f.name for f in dataclasses.fields(CleanOptions)] + list(_VARIANT_KEYS)
     for key in clean:
@@ -154,7 +153,7 @@ def parse_config(data: dict, base: Path, default_name: str) -> Experiment:
         for p in v.inputs or []:
             if not (Path(p) if Path(p).is_absolute() else base / p).exists():
                 raise ValueError(f"[[variants]] {v.name!r}: input {p!r} does not exist ({base / p})")
-        search.retrieval(**{m: getattr(v, k) for k, m in _RETRIEVAL_KEYS.items()}).check(f"[[variants]] {v.name!r}:",
+        search.retrieval(**v.retrieval).check(f"[[variants]] {v.name!r}:",
                                                                                        "retrieval")
     check_method(ev.correction)
     rep = section(Report, data.get("report", {}), "[report]")

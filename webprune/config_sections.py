@@ -7,63 +7,17 @@ with what was expected, a missing required key with what to write.
 from __future__ import annotations
 
 import dataclasses
-import math
-import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from eval.metrics import DEFAULT_METRICS
-from preprocess.options import closest
+from preprocess.params import check_type, closest, from_mapping  # noqa: F401 (check_type: webprune.config)
 from search.models import RetrievalModel
-
-REQUIRED = dataclasses.MISSING
-
-
-def check_type(value, hint, where: str):
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        if value is None and type(None) in args:
-            return None
-        hint = next(a for a in args if a is not type(None))
-        origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin is list:
-        if not isinstance(value, list):
-            raise ValueError(f"{where} must be a list (e.g. [\"a\", \"b\"]), not {type(value).__name__} {value!r}")
-        return [check_type(v, args[0], f"{where}[{i}]") for i, v in enumerate(value)]
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise ValueError(f"{where} must be a table ({{key = value}}), not {type(value).__name__} {value!r}")
-        return {k: check_type(v, args[1], f"{where}.{k}") for k, v in value.items()}
-    if hint is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{where} must be a number, not {type(value).__name__} {value!r}")
-        if not math.isfinite(value):  # TOML has nan and inf; no setting here means either
-            raise ValueError(f"{where} must be a finite number, not {value!r}")
-        return float(value)
-    if hint is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ValueError(f"{where} must be a whole number, not {type(value).__name__} {value!r}")
-    if hint in (str, bool) and not isinstance(value, hint):
-        raise ValueError(f"{where} must be {'a string' if hint is str else 'true or false'}, "
-                         f"not {type(value).__name__} {value!r}")
-    return value
 
 
 def section(cls, data, where: str):
-    """An instance of ``cls`` from a TOML table, every key and type checked."""
-    if not isinstance(data, dict):
-        raise ValueError(f"{where} must be a table, not {type(data).__name__}")
-    hints = typing.get_type_hints(cls)
-    names = [f.name for f in dataclasses.fields(cls)]
-    for key in data:
-        if key not in names:
-            raise ValueError(f"{where}: unknown key {key!r}{closest(key, names)}")
-    kwargs = {}
-    for f in dataclasses.fields(cls):
-        if f.name in data:
-            kwargs[f.name] = check_type(data[f.name], hints[f.name], f"{where}.{f.name}")
-        elif f.default is REQUIRED and f.default_factory is REQUIRED:
-            raise ValueError(f"{where} needs {f.name!r} ({f.metadata.get('help', hints[f.name])})")
-    return cls(**kwargs)
+    """An instance of ``cls`` from a TOML table, every key and type checked (:func:`preprocess.params.from_mapping`)."""
+    return from_mapping(data, where, cls)
 
 
 @dataclass(frozen=True)
@@ -93,30 +47,24 @@ class Index:
             raise ValueError(f"[index] threads must be >= 1, not {self.threads}")
 
 
-@dataclass(frozen=True)
-class Search:
-    model: str = "qld"                # the retrieval model: qld | bm25 (a variant may set its own)
-    mu: float = 2000.0                # QLD
-    k1: float = 0.9                   # BM25 (Pyserini's defaults)
-    b: float = 0.4
-    rm3: bool = False                 # RM3 expansion on top of the model
-    fb_terms: int = 10
-    fb_docs: int = 10
-    original_query_weight: float = 0.5
-    k: int = 1000
-    threads: int = 2
-    repeats: int = 3                  # timed repeats of each search (median, min-max); at least 3
-    load: int = 0                     # N queries of a timed query load (0: none)
-    load_file: str | None = None      # the load's queries (one a line, or a topics file); default: sampled
-    load_seed: int = 42               # ... from the baseline collection's titles and headlines
-    load_k: int | None = None         # hits per load query (default: k)
+def _retrieval(self, **override) -> RetrievalModel:
+    """The config-wide retrieval model, with a variant's values (None: not set) over it."""
+    values = {f.name: getattr(self, key) for key, f in RetrievalModel.keys().items()}
+    return RetrievalModel(**(values | {k: v for k, v in override.items() if v is not None}))
 
-    def retrieval(self, **override) -> RetrievalModel:
-        """The config-wide retrieval model, with a variant's values (None: not set) over it."""
-        values = {"name": self.model, "mu": self.mu, "k1": self.k1, "b": self.b, "rm3": self.rm3,
-                  "fb_terms": self.fb_terms, "fb_docs": self.fb_docs,
-                  "original_query_weight": self.original_query_weight}
-        return RetrievalModel(**(values | {k: v for k, v in override.items() if v is not None}))
+
+# [search]: the retrieval parameters as RetrievalModel declares them (a variant may set its own), then these
+Search = dataclasses.make_dataclass("Search", [
+    *((key, f.type, field(default=f.default, metadata=f.metadata)) for key, f in RetrievalModel.keys().items()),
+    ("k", int, field(default=1000)),
+    ("threads", int, field(default=2)),
+    ("repeats", int, field(default=3)),               # timed repeats of each search (median, min-max); at least 3
+    ("load", int, field(default=0)),                  # N queries of a timed query load (0: none)
+    ("load_file", "str | None", field(default=None)),  # the load's queries (one a line, or a topics file); default:
+    ("load_seed", int, field(default=42)),            # ... sampled from the baseline collection's titles, headlines
+    ("load_k", "int | None", field(default=None)),    # hits per load query (default: k)
+], namespace={"retrieval": _retrieval}, frozen=True)
+Search.__module__ = __name__
 
 
 @dataclass(frozen=True)

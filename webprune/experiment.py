@@ -38,6 +38,7 @@ from preprocess.interrupt import SigtermInterrupts, stop_ray
 from preprocess.lock import OutputLock
 from preprocess.options import CleanOptions
 from preprocess.output import OutputDir
+from preprocess.params import path_fields
 from preprocess.run import run_preprocess
 from preprocess.units import code_id, model_files
 from search.load import load_queries, summarise, timed_searches, write_queries
@@ -96,12 +97,11 @@ def plan(exp: Experiment, out: Path, inputs: list[str]) -> list[Step]:
     steps = []
     for v in exp.variants:
         opts = v.clean
+        # model paths (the path=True fields) are relative to the config; a [models.NAME] is trained first
+        opts = dataclasses.replace(opts, **{k: str(exp.path(getattr(opts, k))) for k in path_fields(type(opts))
+                                            if getattr(opts, k)})
         if v.model:
             opts = dataclasses.replace(opts, prune_model=str(ensure_model(exp, v.model)))
-        elif opts.prune_model:
-            opts = dataclasses.replace(opts, prune_model=str(exp.path(opts.prune_model)))
-        if opts.learned_model:
-            opts = dataclasses.replace(opts, learned_model=str(exp.path(opts.learned_model)))
         own = [str(exp.path(p)) for p in v.inputs] if v.inputs else inputs
         try:
             opts = opts.check_files()

@@ -22,6 +22,7 @@ and, for ``wcxb-dev``, tables per page type; ``--json`` adds per-page scores.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import re
@@ -65,9 +66,11 @@ def resolve_tools(tools_arg: str | None, cleaners: list[str], peers: list[str]) 
 
 def main(argv: list[str] | None = None) -> int:
     from eval.cleaning.peers import PEERS
-    from preprocess.options import PRUNE_SCORES
-    from preprocess.registry import CLEANERS
-    from webprune.cli_args import Parser, at_least, finite, path
+    from preprocess import options
+    from preprocess.options import CleanOptions
+    from preprocess.params import check_values, given
+    from preprocess.registry import CLEANERS, FILTERS
+    from webprune.cli_args import Parser, at_least, path
 
     ap = Parser(prog="webprune eval-cleaning", description=__doc__.split("\n\n")[0],
                                  epilog="Tool ids, the +steps and what is scored: see eval/cleaning_bench.py.")
@@ -78,18 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tools", default=None,
                     help="comma list of tools, e.g. density,webprune/density+links,readability "
                          "(default: all cleaners and the installed peers)")
-    ap.add_argument("--max-link-density", type=finite, default=0.5, help="for +links tools (default 0.5)")
-    ap.add_argument("--prune-model", default=None,
-                    help="KenLM model file or contrastive model directory for +prune tools; {set} in the path is "
-                         "replaced by each set's name (a model trained on that set's own pages)")
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--max-perplexity", type=float, default=None, help="+prune: drop sentences above this")
-    g.add_argument("--prune-threshold", type=float, default=None,
-                   help="+prune: drop sentences above this on the model's scale (default for a contrastive model: "
-                        "its card's)")
-    g.add_argument("--prune-percentile", type=float, default=None, help="+prune: drop the worst P%% of sentences")
-    ap.add_argument("--prune-score", choices=PRUNE_SCORES, default="perplexity")
-    ap.add_argument("--prune-sample-docs", type=at_least(1), default=1000, help="+prune calibration pages")
+    # what a bare +links / +prune leaves open: the filters' own declared flags ({set} in a model path: per set)
+    options.add_arguments(ap.add_argument_group("filters of the webprune tools (bare +links, +prune; {set} in a "
+                                                "model path is replaced by each set's name)"), CleanOptions,
+                          only=[n for f in FILTERS if f.name in ("links", "prune") for n in f.params])
     ap.add_argument("--jobs", type=at_least(1), default=1, help="worker processes per tool (default 1; 2 on this machine max)")
     ap.add_argument("--timeout", type=at_least(1), default=20, help="per-page timeout in seconds (default 20)")
     ap.add_argument("--keep-wrapper", action="store_true", help="keep CleanEval's <text ...> wrapper line")
@@ -97,6 +92,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="shared data folder (default: $WEBPRUNE_SHARED, else ../shared/data)")
     ap.add_argument("--json", type=lambda t: Path(path(t)), default=None, help="write aggregates and per-page scores here")
     args = ap.parse_args(argv)
+    try:  # the filters' flags, checked as the declarations say (finite numbers, choices) before any page
+        check_values(dataclasses.replace(CleanOptions(), **given(args, CleanOptions)))
+    except ValueError as exc:
+        ap.error(str(exc))
     if args.json is not None and args.json.is_dir():
         ap.error(f"--json {args.json} is a folder; give a file name")
 
@@ -118,8 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.tools and len(installed) < len(PEERS):
         print(f"peers not installed, left out: {', '.join(sorted(set(PEERS) - set(installed)))} "
               "(.venv/bin/pip install -e '.[bench]')", file=sys.stderr)
-    settings = scoring_settings(args.max_link_density, args.prune_model, args.max_perplexity, args.prune_percentile,
-                                args.prune_threshold, args.prune_score, args.prune_sample_docs, sets)
+    settings = scoring_settings(**given(args, CleanOptions), sets=sets)
     if not (args.shared / "cleaning").is_dir():
         ap.error(f"no cleaning data under {args.shared}")
 

@@ -26,6 +26,8 @@ import warnings
 from pathlib import Path
 
 from eval.cleaning.gold import page_url
+from preprocess.options import CleanOptions
+from preprocess.params import path_fields
 from preprocess.registry import cleaner
 from preprocess.spec import parse_spec
 
@@ -43,7 +45,7 @@ def strip_wrapper(raw: bytes) -> bytes:
 
 
 
-MODEL_KEYS = ("prune_model", "learned_model")  # options whose path may name one model per set with {set}
+MODEL_KEYS = path_fields(CleanOptions)  # options whose path may name one model per set with {set}
 
 
 def tool_options(tool: str, settings: dict, set_name: str | None = None):

@@ -17,8 +17,9 @@ the page's text is never dropped: a "header" div left open around the whole
 page would take the article with it. Composes with every cleaner
 (``--drop-hinted``); measured with ``webprune eval-cleaning``. Before the
 learned cleaner (when its compiled scan is built) this step only hands the
-page on: the scan reads the same rule off the ``<body>`` serialisation
-(``cleaners/learned/_hints.pxi``) with the same drops and counts, and calls
+page on: the learned cleaner declares that it works with this step (``uses``),
+and its scan reads the same rule off the ``<body>`` serialisation
+(``cleaners/learned/_hints.pxi``) with the same drops and counts, calling
 :meth:`HintFilter.drop_from` where the markup leaves it unsure.
 """
 from __future__ import annotations
@@ -45,9 +46,9 @@ class HintFilter(Step):
     def __init__(self, max_share: float = 0.5):
         super().__init__()
         self.max_share = max_share
-        # set by build_steps when a later step applies this rule itself: the learned cleaner's compiled scan
-        # reads it off the <body> serialisation, without a Python node per match (the query and its nodes
-        # cost more than that whole cleaner); the page then carries this step in doc.meta["hints"]
+        # set by a later step that applies this rule itself (LearnedCleaner.build, when its compiled scan reads
+        # it off the <body> serialisation, without a Python node per match: the query and its nodes cost more
+        # than that whole cleaner); this step then hands every page on untouched
         self.deferred = False
 
     def process(self, doc: Document) -> Document | None:
@@ -55,7 +56,6 @@ class HintFilter(Step):
         if body is None:
             return doc
         if self.deferred:
-            doc.meta["hints"] = self
             return doc
         self.count(*self.drop_from(body))
         return doc

@@ -16,6 +16,16 @@ from preprocess.document import Document
 from preprocess.steps.base import BuildContext, Step
 
 
+def check(opts) -> None:
+    if opts.max_link_density is not None and not 0 <= opts.max_link_density <= 1:
+        raise ValueError("--max-link-density is a share of a block's characters: give a value in [0, 1], e.g. 0.5")
+
+
+def line_features(opts) -> bool:
+    """The filter reads each line's link density (tag removal measures it)."""
+    return opts.max_link_density is not None
+
+
 class LinkDensityFilter(Step):
     name = "links"
 

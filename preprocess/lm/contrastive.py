@@ -32,7 +32,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from preprocess.lm.normalize import _DIGITS, _QUOTES, _TOKEN, normalize, split_cjk
+from preprocess.lm.normalize import _QUOTES, normalize, split_cjk, tokens
 
 CARD = "contrastive.json"
 CONTENT, BOILER, VOCAB = "content.bin", "boilerplate.bin", "vocab.txt"
@@ -100,11 +100,10 @@ def normalize_many(texts: list[str]) -> list[str]:
     text = text.casefold()
     if "`" in text or "''" in text:
         text = text.replace("``", '"').replace("''", '"')
-    text = _DIGITS.sub("0", text)
     parts = (text if text.isascii() else split_cjk(text)).split("\n")
     if len(parts) != len(texts):  # a text held a newline (or NFKC made one): one at a time
         return [normalize(t) for t in texts]
-    return [" ".join(_TOKEN.findall(p)) for p in parts]
+    return [tokens(p) for p in parts]
 
 
 def map_oov(norm: str, vocab) -> str:

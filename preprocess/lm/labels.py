@@ -3,7 +3,8 @@
 :func:`label_pipeline` is the cleaning chain of :mod:`preprocess.pipeline` for the
 labelling cleaner (default ``tags --drop-hinted --max-link-density 0.5``) with one
 step added right after ``Parse``: :class:`LinesBefore` keeps the page's tag-removed
-lines (the whole tree, before any cleaner touches it) in ``doc.meta["lines_before"]``.
+lines (the whole tree, before any cleaner touches it), with their link densities, as one list of
+:class:`preprocess.document.Line` (:func:`lines_before`).
 After cleaning, :func:`page_lines` gives ``(host, kept, removed)``: kept = the cleaned
 lines, removed = the lines before cleaning that the cleaner took out. A page the
 cleaner drops altogether (every block mostly links) counts as all removed.
@@ -19,7 +20,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from preprocess.document import Document
+from preprocess.document import Document, Line
 from preprocess.options import CleanOptions
 from preprocess.steps.base import Step
 
@@ -48,8 +49,13 @@ def words(text: str) -> str:
     return " ".join(_W.findall(text.casefold()))
 
 
+def lines_before(doc: Document) -> list[Line] | None:
+    """The lines :class:`LinesBefore` kept aside (None: the page never reached it, e.g. text-only)."""
+    return doc.meta.get(LinesBefore.name)
+
+
 class LinesBefore(Step):
-    """Tag removal of the untouched tree, kept aside in ``doc.meta["lines_before"]`` (with link densities)."""
+    """Tag removal of the untouched tree, kept aside as the document's ``lines_before`` (:func:`lines_before`)."""
 
     name = "lines_before"
 
@@ -62,8 +68,7 @@ class LinesBefore(Step):
     def process(self, doc: Document) -> Document | None:
         title, lines = doc.title, doc.lines
         out = self.tags.process(doc)
-        doc.meta["lines_before"] = [ln.text for ln in doc.lines] if out is not None else []
-        doc.meta["lines_before_link_density"] = [ln.link_density for ln in doc.lines] if out is not None else []
+        doc.meta[self.name] = list(doc.lines) if out is not None else []
         doc.title, doc.lines = title, lines
         return doc
 
@@ -100,7 +105,8 @@ def kept_flags(before: list[str], cleaned: list[str]) -> list[bool | None]:
 def page_lines(doc: Document, dropped: bool = False) -> tuple[list[str], list[str]]:
     """``(kept, removed)`` lines of a document that went through :func:`label_pipeline` (``dropped``: the
     cleaner dropped it, so every line before cleaning counts as removed)."""
-    before = doc.meta.get("lines_before")
+    before = lines_before(doc)
+    before = None if before is None else [ln.text for ln in before]
     if dropped:
         return [], list(before or [])
     kept = [ln.text for ln in doc.lines if ln.text.strip()]
@@ -115,4 +121,4 @@ def labelled(pipe, docs: list[Document], stats) -> list[tuple[Document, list[str
     docs = list(docs)
     seen = {id(d) for d in pipe.run(list(docs), stats)}
     return [(d, *page_lines(d, dropped=id(d) not in seen)) for d in docs
-            if id(d) in seen or d.meta.get("lines_before")]
+            if id(d) in seen or lines_before(d)]

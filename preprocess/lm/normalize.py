@@ -15,6 +15,7 @@ WikiText's ``<unk>``/``@-@``): :func:`clean_corpus_line` removes those first.
 """
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 
@@ -35,8 +36,19 @@ def normalize(text: str) -> str:
     text = text.casefold()
     if "`" in text or "''" in text:
         text = text.replace("``", '"').replace("''", '"')
-    text = _DIGITS.sub("0", text)
-    return " ".join(_TOKEN.findall(split_cjk(text) if not text.isascii() else text))
+    return tokens(split_cjk(text) if not text.isascii() else text)
+
+
+def tokens_python(text: str) -> str:
+    """Steps 4 and 5 on case-folded text: digit runs to ``0``, tokens joined by single spaces."""
+    return " ".join(_TOKEN.findall(_DIGITS.sub("0", text)))
+
+
+try:  # the compiled twin (_tokens.pyx), where built; WEBPRUNE_PURE_PYTHON=1 runs the regex pass
+    from preprocess.lm._tokens import tokens as _compiled_tokens
+except ImportError:
+    _compiled_tokens = None
+tokens = tokens_python if _compiled_tokens is None or os.environ.get("WEBPRUNE_PURE_PYTHON") else _compiled_tokens
 
 
 def split_cjk(text: str) -> str:

@@ -8,7 +8,7 @@ processing one document fails that document only, never the batch.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from preprocess.document import Document
@@ -19,15 +19,18 @@ log = logging.getLogger("webprune.preprocess")
 
 @dataclass
 class BuildContext:
-    """What a step may build itself from: the options, the learned artefacts, its cleaner's fallback."""
+    """What a step may build itself from: the options, the learned artefacts, its cleaner's fallback, and the
+    earlier steps of the pipeline it declared in ``uses`` (by registry name; absent when not in the run)."""
 
     opts: Any                  # preprocess.options.CleanOptions
     learned: Any               # preprocess.learned.Learned
     fallback: "Step | None" = None
+    steps: dict = field(default_factory=dict)
 
 
 class Step:
     name = "step"
+    uses: tuple[str, ...] = ()  # registry names of earlier steps this one works with (BuildContext.steps)
 
     def __init__(self) -> None:
         self._stats = Stats()
@@ -36,6 +39,12 @@ class Step:
     def build(cls, ctx: BuildContext) -> "Step":
         """The step for a pipeline (the registry calls this); steps without options need no override."""
         return cls()
+
+    @classmethod
+    def summary(cls, opts, counts: dict, learned: dict) -> dict:
+        """What the step adds to a run's stats.json from the run's merged counters and learning report (e.g.
+        ``{"pruning": {...}}``); the driver merges it without knowing its shape. Most steps add nothing."""
+        return {}
 
     @property
     def stats(self) -> Stats:

@@ -79,12 +79,16 @@ class Parse(Step):
     def __init__(self, max_seconds: float = 10.0):
         super().__init__()
         self.max_seconds = max_seconds
+        self.stream = False  # set by build_steps when only tag removal reads the page: no tree for clean pages
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "Parse":
         return cls(ctx.opts.max_parse_seconds)
 
     def process(self, doc: Document) -> Document | None:
+        if self.stream and doc.raw is None:  # a strict decode: TagRemoval scans doc.html itself
+            self.stat_update("streamed")
+            return doc
         if doc.raw is not None and doc.encoding not in _PYTHON_ONLY:
             # Decode had to substitute characters (or strip NULs): lexbor decodes the bytes itself
             # with the chosen charset, which recovers mixed-encoding pages better.

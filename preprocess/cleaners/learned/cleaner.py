@@ -27,13 +27,9 @@ from preprocess.steps.base import BuildContext, Step
 
 class LearnedCleaner(Step):
     name = "learned"
+    uses = ("hints",)  # --drop-hinted's step: its rule is applied here by the compiled scan
 
-    @property
-    def applies_hints(self) -> bool:
-        """Whether ``--drop-hinted``'s rule is applied here (by the compiled scan) instead of on the tree."""
-        return compiled.ON
-
-    def __init__(self, model: BlockModel, drop_comments: bool = False):
+    def __init__(self, model: BlockModel, drop_comments: bool = False, hints=None):
         super().__init__()
         self.model = model
         self.vocab = TokenVocab(model.vocab)
@@ -44,18 +40,22 @@ class LearnedCleaner(Step):
         # a thread's name (context.thread_blocks: comment*, reply/replies, respond, disqus*, talkback as tokens)
         # stays, unless every kept block is under one (a body class or a wrapper around the whole page).
         self.drop_comments = drop_comments
+        self.hints = hints  # a deferred HintFilter whose rule split_body applies (None: none, or done on the tree)
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "LearnedCleaner":
-        return cls(load_model(ctx.opts.learned_model), drop_comments=ctx.opts.drop_hinted)
+        hints = ctx.steps.get("hints")
+        if hints is not None and compiled.ON:  # the compiled scan takes the hint rule over from the tree step
+            hints.deferred = True
+        return cls(load_model(ctx.opts.learned_model), drop_comments=ctx.opts.drop_hinted,
+                   hints=hints if hints is not None and hints.deferred else None)
 
     def process(self, doc: Document) -> Document | None:
         body = doc.tree.body
         if body is None:  # framesets, fragments without a body: tag removal takes the page as is
             self.stat_update("no_body")
             return doc
-        hints = doc.meta.pop("hints", None)  # --drop-hinted, applied by the compiled scan
-        page = split_body(doc.tree, hints=hints)
+        page = split_body(doc.tree, hints=self.hints)  # --drop-hinted, applied by the compiled scan
         if not page.texts:
             self.stat_update("no_blocks")  # (split_body left the tree pruned for tag removal)
             return doc

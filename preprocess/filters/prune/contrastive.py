@@ -1,6 +1,6 @@
 """Sentence pruning with a contrastive model (``webprune lm train-crawl``): drop what looks like boilerplate.
 
-Each sentence (per line, as in :mod:`preprocess.filters.prune`) gets the contrastive
+Each sentence (per line, :mod:`.common`) gets the contrastive
 score of :mod:`preprocess.lm.contrastive`, H_content - H_boilerplate in bits per
 token, higher = more boilerplate-like. A sentence scoring above the threshold is
 dropped; the title is never pruned; a document left with nothing is a counted skip
@@ -22,41 +22,43 @@ scored ones: ``prune.lang.<lang>``), unless a pair's vocabulary covers 90% of it
 (``prune.docs_scored_by_vocabulary``: English pages detect_fast took for another language). One sentence alone (``decision_score``, the calibration
 sample) takes its pair by script: Chinese/Japanese/Korean, else the main language's.
 
-Stats: the same counters as perplexity pruning (``prune.sentences``,
-``sentences_kept``, ``sentences_dropped``, ``sentences_without_words``, bytes,
-``segment_score_s``, ``model_loads``) and a histogram of scores in quarter-bit bins,
+Stats: the counters of :mod:`.common` and a histogram of scores in quarter-bit bins,
 ``prune.chist.<bin>``.
 """
 from __future__ import annotations
 
 import math
-import time
-from collections import Counter
 
 from preprocess.document import Document
-from preprocess.filters.prune import keep_sentences, run_threshold
-from preprocess.lm.contrastive import ContrastiveScorer, has_word, normalize_many
+from preprocess.filters.prune.common import PageScorer, SentencePrune, histogram_deciles
+from preprocess.lm.contrastive import ContrastiveScorer, default_threshold, has_word, normalize_many
 from preprocess.lm.lang import line_language, page_text
-from preprocess.segment import sentences_of_lines
-from preprocess.steps.base import BuildContext, Step
 
 CHIST_PREFIX = "prune.chist."
 LENGTH_WEIGHT = 2.2  # bits per decade of tokens: 0.774 / 0.35 in scripts/eval_contrastive_lines.py
 
 
-class ContrastivePrune(Step):
-    name = "prune"
+class ContrastivePrune(SentencePrune):
+    hist_prefix = CHIST_PREFIX
 
     def __init__(self, model: str, threshold: float | None = None, score: str = "contrastive"):
         super().__init__()
         self.scorer = ContrastiveScorer(model)
         self.threshold = self.scorer.default_threshold if threshold is None else float(threshold)
         self.length_weight = LENGTH_WEIGHT if score == "adjusted" else 0.0
-        self._loads = 1
+
+    @staticmethod
+    def fixed_threshold(opts) -> float | None:
+        """``--prune-threshold``, else the model card's default."""
+        return opts.prune_threshold if opts.prune_threshold is not None else default_threshold(opts.prune_model)
 
     @classmethod
-    def build(cls, ctx: BuildContext) -> "ContrastivePrune":
-        return cls(ctx.opts.prune_model, run_threshold(ctx), ctx.opts.prune_score)
+    def summary(cls, opts, counts: dict, learned: dict) -> dict:
+        out = super().summary(opts, counts, learned)
+        # a contrastive model scores contrastively; "adjusted" adds its length term
+        out["pruning"] |= {"score": "adjusted" if opts.prune_score == "adjusted" else "contrastive",
+                           "perplexity_deciles": {}, "score_deciles_bits": score_deciles(counts)}
+        return out
 
     def score_sentences(self, sentences: list[str]) -> list[float | None]:
         """The decision score of each sentence under the main language's pair (None: no word at all),
@@ -82,47 +84,20 @@ class ContrastivePrune(Step):
         raw = pair.score_norm(n)
         return raw, (self._adjust(raw, n) if self.length_weight else raw)
 
-    def process(self, doc: Document) -> Document | None:
-        if self._loads:
-            self.stat_update("model_loads", self._loads)
-            self._loads = 0
-        t0 = time.perf_counter()
+    def page_scorer(self, doc: Document) -> PageScorer | None:
+        """The pair of the page's language; None (counted) for a language without one: left as it is."""
         lang, pair, by_vocab = self.scorer.page_pair(page_text(doc.title, [ln.text for ln in doc.lines]))
-        if pair is None:  # a language without a pair: left as it is
+        if pair is None:
             self.stat_update("docs_without_language_model")
             self.stat_update(f"unpruned_lang.{lang}")
-            return doc
+            return None
         self.stat_update(f"lang.{lang}")
         if by_vocab:
             self.stat_update("docs_scored_by_vocabulary")
-        before = len(doc.text.encode("utf-8"))
-        pieces = list(sentences_of_lines(doc.lines))
-        scores = self._score_with(pair, [s for _, s in pieces])
-        kept_lines: dict[int, list[str]] = {}
-        kept = 0
-        bins = Counter()
-        for (line_no, sent), score in zip(pieces, scores):
-            if score is None:
-                self.stat_update("sentences_without_words")
-                continue
-            bins[max(-80, min(80, math.floor(score * 4)))] += 1
-            if score <= self.threshold:
-                kept_lines.setdefault(line_no, []).append(sent)
-                kept += 1
-        score_s = time.perf_counter() - t0
-        for b, n in bins.items():
-            self.stats.counts[f"{CHIST_PREFIX}{b}"] += n
-        return keep_sentences(self, doc, kept_lines, len(pieces), kept, before, score_s)
+        return lambda sentences, _: [None if s is None else (max(-80, min(80, math.floor(s * 4))), s)
+                                     for s in self._score_with(pair, sentences)]
 
 
 def score_deciles(counts: dict) -> dict[str, float]:
     """Approximate contrastive-score deciles (quarter-bit bin upper edges) from a run's histogram counters."""
-    hist = sorted((int(k[len(CHIST_PREFIX):]), v) for k, v in counts.items() if k.startswith(CHIST_PREFIX))
-    total = sum(v for _, v in hist)
-    out, seen, i = {}, 0, 0
-    for q in range(1, 10) if total else ():
-        while seen + hist[i][1] < total * q / 10:
-            seen += hist[i][1]
-            i += 1
-        out[f"p{q * 10}"] = (hist[i][0] + 1) / 4
-    return out
+    return histogram_deciles(counts, CHIST_PREFIX, lambda b: (b + 1) / 4)

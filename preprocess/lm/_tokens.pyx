@@ -1,0 +1,62 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twin of the normaliser's last two steps (``normalize.tokens_python``): every run of decimal digits
+becomes ``0``, then the tokens (``\\w+`` or one other non-space character) are joined by single spaces.
+
+The character classes are ``re``'s own for str patterns: ``\\d`` is ``Py_UNICODE_ISDECIMAL``, ``\\w`` is
+``Py_UNICODE_ISALNUM`` or ``_``, ``\\s`` is ``Py_UNICODE_ISSPACE``. A digit run inside a word stays in that
+word (``a12b`` -> ``a0b``), as the regex pass gives. ``tests/test_lm.py`` checks both on real and random text.
+"""
+from libc.stdlib cimport free, malloc
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object)
+    void *PyUnicode_DATA(object)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
+    bint Py_UNICODE_ISDECIMAL(Py_UCS4 ch)
+    int PyUnicode_4BYTE_KIND
+
+
+def tokens(str text):
+    cdef Py_ssize_t n = len(text), i = 0, w = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef Py_UCS4 c
+    cdef bint word = False, digits = False
+    cdef Py_UCS4 *out = <Py_UCS4 *> malloc((2 * n + 1) * sizeof(Py_UCS4))  # each character and a space at most
+    if out == NULL:
+        raise MemoryError()
+    try:
+        while i < n:
+            c = PyUnicode_READ(kind, data, i)
+            i += 1
+            if Py_UNICODE_ISSPACE(c):
+                word = False
+                continue
+            if c == 95 or Py_UNICODE_ISALNUM(c):
+                if Py_UNICODE_ISDECIMAL(c):
+                    if word and digits:
+                        continue  # the run is already one 0
+                    c = 48
+                    digits = True
+                else:
+                    digits = False
+                if not word:
+                    if w:
+                        out[w] = 32
+                        w += 1
+                    word = True
+                out[w] = c
+                w += 1
+                continue
+            word = digits = False
+            if w:
+                out[w] = 32
+                w += 1
+            out[w] = c
+            w += 1
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, w)
+    finally:
+        free(out)

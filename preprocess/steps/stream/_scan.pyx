@@ -1,0 +1,328 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twin of ``scan.py`` (read that first: the rules are its rules, function for function).
+
+Differences of form only: the page is read character by character (tags and their attribute values
+by a small state machine equal to ``tokens.TAG``), element classes are bit flags from ``names.py``, and
+the text goes straight into a character buffer through ``dom.tidy_lines``'s rules (odd spaces to
+spaces, runs of spaces to one, lines stripped, empty lines dropped), so :func:`scan` returns the tidied
+text where ``scan.scan`` returns it untidied. ``tests/test_stream_scan.py`` checks both give equal
+output on every shared page and on random and cut pages.
+"""
+from libc.stdlib cimport free, malloc, realloc
+
+import html as _html
+
+from preprocess.steps.stream import names as N
+from preprocess.steps.stream import scan as _py
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object)
+    void *PyUnicode_DATA(object)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    Py_ssize_t PyUnicode_FindChar(object s, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end, int direction) except -2
+    int PyUnicode_4BYTE_KIND
+
+_unescape = _html.unescape
+cdef dict _HTML5 = _html._html5  # html.unescape's own tables: the entity decoding below is its
+cdef dict _INVALID_CHARREFS = _html._invalid_charrefs  # _replace_charref, without the regex and callbacks
+cdef frozenset _INVALID_CODEPOINTS = frozenset(_html._invalid_codepoints)
+
+include "_flags.pxi"
+
+
+cdef inline bint _ws(Py_UCS4 c) noexcept:  # the tokenizer's whitespace (CR already a newline there)
+    return c == 9 or c == 10 or c == 12 or c == 13 or c == 32
+
+
+cdef inline bint _alpha(Py_UCS4 c) noexcept:
+    return (65 <= c <= 90) or (97 <= c <= 122)
+
+
+cdef inline Py_UCS4 _low(Py_UCS4 c) noexcept:
+    cdef unsigned int x = c
+    return <Py_UCS4> (x + 32 if 65 <= x <= 90 else x)
+
+
+cdef str _lower(str name):
+    return name.lower() if name.isascii() else name.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+cdef class Scanner:
+    cdef str s
+    cdef int kind
+    cdef void *data
+    cdef Py_ssize_t n
+    # output: tidied text
+    cdef Py_UCS4 *buf
+    cdef Py_ssize_t len, cap, line
+    cdef bint pending, need_nl
+    # open elements
+    cdef list names
+    cdef list flags
+    cdef int skip, pre, foreign, select, noscript
+    cdef bint in_head, keep_noscript
+    cdef object title
+    cdef Py_ssize_t ns_chars, body_chars
+    # the last tag read
+    cdef Py_ssize_t name_end
+    cdef bint closing
+
+    def __cinit__(self):
+        self.buf = NULL
+
+    def __dealloc__(self):
+        free(self.buf)
+
+    cdef int setup(self, str s, bint keep_noscript) except -1:
+        self.s = s
+        self.kind = PyUnicode_KIND(s)
+        self.data = PyUnicode_DATA(s)
+        self.n = len(s)
+        self.cap = self.n // 4 + 64
+        self.buf = <Py_UCS4 *> malloc(self.cap * sizeof(Py_UCS4))
+        if self.buf == NULL:
+            raise MemoryError()
+        self.len = self.line = 0
+        self.pending = self.need_nl = False
+        self.names, self.flags = [], []
+        self.skip = self.pre = self.foreign = self.select = self.noscript = 0
+        self.in_head, self.keep_noscript = True, keep_noscript
+        self.title = None
+        self.ns_chars = self.body_chars = 0
+        return 0
+
+    cdef inline Py_UCS4 at(self, Py_ssize_t i) noexcept:
+        return PyUnicode_READ(self.kind, self.data, i)
+
+    # ------------------------------------------------------------------ output (dom.tidy_lines inline)
+    cdef inline int put(self, Py_UCS4 c) except -1:
+        cdef Py_UCS4 *grown
+        if self.len == self.cap:
+            grown = <Py_UCS4 *> realloc(self.buf, (2 * self.cap + 64) * sizeof(Py_UCS4))
+            if grown == NULL:
+                raise MemoryError()
+            self.buf = grown
+            self.cap = 2 * self.cap + 64
+        self.buf[self.len] = c
+        self.len += 1
+        return 0
+
+    cdef int end_line(self) except -1:
+        while self.len > self.line and Py_UNICODE_ISSPACE(self.buf[self.len - 1]):
+            self.len -= 1
+        if self.len > self.line:
+            self.need_nl = True
+        self.line = self.len
+        self.pending = False
+        return 0
+
+    cdef int tidy(self, Py_UCS4 c) except -1:
+        if c == 9 or c == 0xa0 or c == 0x200b or c == 0x3000:
+            c = 32
+        if c == 32:
+            if self.len > self.line:
+                self.pending = True
+            return 0
+        if c == 10:
+            return self.end_line()
+        if self.len == self.line:
+            if Py_UNICODE_ISSPACE(c):
+                return 0
+            if self.need_nl:
+                self.put(10)
+                self.line = self.len
+                self.need_nl = False
+        elif self.pending:
+            self.put(32)
+        self.pending = False
+        return self.put(c)
+
+    cdef inline int text_char(self, Py_UCS4 c) except -1:
+        if c == 9 or c == 11 or c == 12:
+            c = 32
+        elif c == 13:
+            c = 10 if self.pre else 32
+        elif c == 10 and not self.pre:
+            c = 32
+        return self.tidy(c)
+
+    cdef int emit_str(self, str t) except -1:
+        cdef int kind = PyUnicode_KIND(t)
+        cdef void *data = PyUnicode_DATA(t)
+        cdef Py_ssize_t i
+        for i in range(len(t)):
+            self.text_char(PyUnicode_READ(kind, data, i))
+        return 0
+
+    cdef int text(self, Py_ssize_t i, Py_ssize_t j, bint decode) except -1:
+        """``_State.text`` of ``s[i:j]``."""
+        cdef Py_ssize_t k
+        cdef Py_UCS4 c
+        cdef bint amp = False
+        if j <= i:
+            return 0
+        if self.in_head:
+            for k in range(i, j):
+                if not _ws(self.at(k)):
+                    break
+            else:
+                return 0
+            self.in_head = False
+        self.body_chars += j - i
+        if self.skip:
+            if self.noscript:
+                self.ns_chars += j - i
+            return 0
+        if decode and PyUnicode_FindChar(self.s, u'&', i, j, 1) >= 0:
+            return scan_unescape(self, i, j)
+        for k in range(i, j):
+            self.text_char(self.at(k))
+        return 0
+
+    cdef inline int newline(self) except -1:
+        if self.skip == 0:
+            self.tidy(10)
+        return 0
+
+    # ------------------------------------------------------------------ open elements
+    cdef inline bint skips(self, int f) noexcept:
+        return (f & F_SKIP) and not ((f & F_NOSCRIPT) and self.keep_noscript)
+
+    cdef int push(self, str name, int f) except -1:
+        self.names.append(name)
+        self.flags.append(f)
+        if f & F_FOREIGN:
+            self.foreign += 1
+        elif f & F_SELECT:
+            self.select += 1
+        elif f & F_NOSCRIPT:
+            self.noscript += 1
+        if f & F_PRE:
+            self.pre += 1
+        if self.skips(f) or f & F_FOREIGN:
+            self.skip += 1
+        elif self.skip == 0:
+            if f & F_BLOCK:
+                self.tidy(10)
+            elif f & F_CELL:
+                self.tidy(32)
+        return 0
+
+    cdef int pop(self) except -1:
+        self.names.pop()
+        cdef int f = self.flags.pop()
+        if f & F_FOREIGN:
+            self.foreign -= 1
+        elif f & F_SELECT:
+            self.select -= 1
+        elif f & F_NOSCRIPT:
+            self.noscript -= 1
+        if f & F_PRE:
+            self.pre -= 1
+        if self.skips(f) or f & F_FOREIGN:
+            self.skip -= 1
+        elif self.skip == 0 and f & (F_BLOCK | F_CELL):
+            self.tidy(10 if f & F_BLOCK else 32)
+        return 0
+
+    cdef int pop_to(self, Py_ssize_t k) except -1:
+        while k >= 0 and len(self.names) > k:
+            self.pop()
+        return 0
+
+    cdef Py_ssize_t find(self, int targets, str name, int stops) except -2:
+        """``_State.find``: the topmost element with a flag in ``targets`` or named ``name``."""
+        cdef Py_ssize_t k
+        cdef int f
+        cdef Py_ssize_t top = len(self.names)
+        for k in range(top - 1, max(top - MAX_SEARCH, 0) - 1, -1):
+            f = self.flags[k]
+            if (f & targets) or (name is not None and self.names[k] == name):
+                return k
+            if f & stops:
+                return -1
+        return -1
+
+    cdef bint special_above(self, Py_ssize_t k) except -1:
+        cdef Py_ssize_t m
+        for m in range(k + 1, len(self.names)):
+            if <int> self.flags[m] & F_SPECIAL:
+                return True
+        return False
+
+    cdef int adopt(self, str name) except -1:
+        cdef Py_ssize_t k = self.find(0, name, F_SCOPE)
+        if k < 0:
+            return 0
+        if self.special_above(k):
+            del self.names[k]
+            del self.flags[k]
+        else:
+            self.pop_to(k)
+        return 0
+
+    cdef int run(self) except -1:
+        cdef Py_ssize_t i = 0, j, k, n = self.n
+        cdef Py_UCS4 c, c2
+        while i < n:
+            j = scan_find_char(self, u'<', i)
+            if j < 0:
+                self.text(i, n, True)
+                break
+            self.text(i, j, True)
+            c = self.at(j + 1) if j + 1 < n else 0
+            if _alpha(c):
+                k = scan_tag(self, j + 1)
+                if k < 0:
+                    break
+                i = scan_start(self, scan_name(self, j + 1, self.name_end), self.closing, k)
+            elif c == u'/':
+                c2 = self.at(j + 2) if j + 2 < n else 0
+                if _alpha(c2):
+                    k = scan_tag(self, j + 2)
+                    if k < 0:
+                        break
+                    scan_end(self, scan_name(self, j + 2, self.name_end))
+                    i = k
+                elif c2 == u'>':
+                    i = j + 3
+                elif j + 2 >= n:
+                    self.text(j, n, True)
+                    break
+                else:
+                    k = scan_find_char(self, u'>', j + 2)
+                    i = n if k < 0 else k + 1
+            elif c == u'!':
+                if j + 3 < n and self.at(j + 2) == u'-' and self.at(j + 3) == u'-':
+                    i = scan_comment_end(self, j + 4)
+                else:
+                    k = scan_find_char(self, u'>', j + 2)
+                    i = n if k < 0 else k + 1
+            elif c == u'?':
+                k = scan_find_char(self, u'>', j + 1)
+                i = n if k < 0 else k + 1
+            else:
+                self.text(j, j + 1, True)
+                i = j + 1
+        title = self.title
+        self.pop_to(0)
+        self.end_line()
+        return 0
+
+
+include "_entities.pxi"
+include "_tokenizer.pxi"
+include "_rules.pxi"
+
+
+def scan(str s, bint keep_noscript=False):
+    """(tidied text, title, characters inside ``<noscript>`` in the body, characters in the body)."""
+    cdef Scanner sc = Scanner()
+    sc.setup(s, keep_noscript)
+    sc.run()
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, sc.buf, sc.len), sc.title, sc.ns_chars, sc.body_chars

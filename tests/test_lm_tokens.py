@@ -1,0 +1,50 @@
+"""The normaliser's compiled token pass (preprocess/lm/_tokens.pyx) equals its regex twin on real and random text."""
+from __future__ import annotations
+
+import random
+import shutil
+
+import pytest
+
+from preprocess.lm import normalize as N
+from preprocess.lm.contrastive import normalize_many
+from tests.conftest import shared
+
+try:
+    from preprocess.lm._tokens import tokens as compiled_tokens
+except ImportError:
+    compiled_tokens = None
+
+pytestmark = pytest.mark.skipif(compiled_tokens is None and shutil.which("cc") is None,
+                                reason="no C compiler: the compiled token pass was not built (the regex runs)")
+
+
+def test_the_compiled_pass_is_built_and_used():
+    assert compiled_tokens is not None, "preprocess/lm/_tokens.pyx was not built: run scripts/setup.sh"
+    assert N.tokens is compiled_tokens or N.os.environ.get("WEBPRUNE_PURE_PYTHON")
+
+
+@pytest.mark.parametrize("text", ["", "  ", "a12b 3.5 2024", "x_1 __ _", "don't (stop)!", "٣٤ ५६ abc٣", "①②",
+                                  "ﬁ² Ⅻ", "日 本 語", "a\u00a0b\u2003c\u200bd", "tab\tnew\nline\x1c", "🙂🙂 a🙂b",
+                                  "ß straße", "e\u0301 é", "\ud800x"])
+def test_equal_on_edge_cases(text):
+    assert compiled_tokens(text) == N.tokens_python(text)
+
+
+def test_equal_on_random_text():
+    rng = random.Random(25)
+    pool = "aZ_09 \t\n.,;'\"-–()٣५①²ⅫßéÅ\u0301\u00a0\u2003\u200b\u3000日本語カナ한국🙂\x1c\x85\u2028#$%"
+    for _ in range(20000):
+        text = "".join(rng.choice(pool) for _ in range(rng.randrange(0, 40)))
+        assert compiled_tokens(text) == N.tokens_python(text), repr(text)
+
+
+def test_equal_on_every_line_of_the_shared_pages():
+    lines = []
+    for f in sorted(shared("cleaning").glob("*/gold/*"))[::3]:
+        lines += f.read_text(encoding="utf-8", errors="replace").split("\n")
+    assert len(lines) > 10000
+    for line in lines:
+        folded = N.split_cjk(line.casefold())
+        assert compiled_tokens(folded) == N.tokens_python(folded)
+    assert normalize_many(lines[:5000]) == [N.normalize(t) for t in lines[:5000]]
