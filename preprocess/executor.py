@@ -141,7 +141,13 @@ class RayExecutor:
             os.environ.setdefault("RAY_DEDUP_LOGS", "1")
             with ray_daemons_apart():  # a signal to the command's process group is the driver's alone
                 if address:
-                    ray.init(address=address, **quiet)
+                    try:
+                        ray.init(address=address, **quiet)
+                    except (ConnectionError, RuntimeError) as exc:
+                        raise RuntimeError(f"cannot attach to the Ray cluster at {address}: {exc}. Check that it "
+                                           "runs (`ray status`); a cluster started with token authentication (the "
+                                           "default of `ray start` in recent Ray) also needs RAY_AUTH_MODE=token "
+                                           "in this shell (docs/cluster.md)") from None
                 else:  # a local cluster of this machine's CPUs (its own, even beside a `ray start` cluster)
                     ray.init(address="local", num_cpus=min(workers or os.cpu_count(), os.cpu_count()), include_dashboard=False,
                              **quiet)

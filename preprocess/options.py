@@ -34,7 +34,7 @@ def _cleaner_names() -> tuple[str, ...]:
     return registry.cleaner_names()
 
 
-_FIRST = {"cleaner": option("tags", "DOM cleaner (tag removal always writes the text); see the README's table",
+_FIRST = {"cleaner": option("tags", "DOM cleaner (tag removal always writes the text); which for which crawl: docs/cleaning.md",
                             type=str, choices=_cleaner_names)}
 _LAST = {
     "max_bytes": option(DEFAULT_MAX_BYTES, "skip payloads larger than this many bytes (too_large)", type=int,

@@ -174,9 +174,16 @@ def register(entry: Cleaner) -> None:
     CLEANERS[entry.name] = entry
 
 
+PLUGIN_ERRORS: list[str] = []  # plugins that failed to import: the CLI says so in one line (exit 2)
+
+
 def _load_plugins() -> None:
     for module in _plugins():
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except Exception as exc:  # noqa: BLE001 -- a plugin's own bug or a wrong name: reported, not a traceback
+            PLUGIN_ERRORS.append(f"$WEBPRUNE_PLUGINS names {module!r}, which fails to import ({type(exc).__name__}: "
+                                 f"{exc}); fix the module name or PYTHONPATH, or unset WEBPRUNE_PLUGINS")
 
 
 def learning_passes(opts) -> tuple[str, ...]:

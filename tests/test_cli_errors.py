@@ -370,3 +370,13 @@ def test_more_workers_than_cpus_are_reported_as_the_cpus_used(caplog):
                                              (["--max-link-density", "nan"], "give a finite number")])
 def test_eval_cleaning_numbers(tmp_path, capsys, flags, fragment):
     refused(capsys, ["eval-cleaning", "--sets", "cleaneval-dev", *flags], fragment)
+
+
+@pytest.mark.parametrize("command", [["preprocess", "x", "-o", "y"], ["eval-cleaning", "--sets", "dragnet"]])
+def test_a_plugin_that_fails_to_import_is_one_line_and_exit_2(tmp_path, command):
+    (tmp_path / "brokenplug.py").write_text("raise RuntimeError('the plugin is broken')\n")
+    env = dict(os.environ, WEBPRUNE_PLUGINS="brokenplug, nosuchplug", PYTHONPATH=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "webprune.cli", *command], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=120)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "'brokenplug'" in proc.stderr and "the plugin is broken" in proc.stderr and "Traceback" not in proc.stderr

@@ -152,6 +152,11 @@ USER_ERRORS = (ValueError, OSError, RuntimeError, LookupError)  # bad arguments,
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from preprocess.registry import PLUGIN_ERRORS
+
+    if PLUGIN_ERRORS:
+        print(f"webprune: error: {PLUGIN_ERRORS[0]}", file=sys.stderr)
+        return 2
     if argv[:1] == ["eval-cleaning"]:  # its own parser: eval/cleaning/cli.py
         from eval.cleaning.cli import main as eval_cleaning
 
