@@ -25,7 +25,7 @@ cdef Py_ssize_t scan_start(Scanner self, str name, bint closing, Py_ssize_t i) e
             if f & F_SELECT:
                 return i
         elif name == "option" or name == "optgroup":
-            if self.names[len(self.names) - 1] == "option" or (name == "optgroup" and self.names[len(self.names) - 1] == "optgroup"):
+            if self.names and (self.names[len(self.names) - 1] == "option" or (name == "optgroup" and self.names[len(self.names) - 1] == "optgroup")):
                 self.pop()
     if f & F_RAW:
         return scan_raw(self, name, f, i)
@@ -115,7 +115,7 @@ cdef int scan_end(Scanner self, str name) except -1:
     if self.select:
         if f & F_SELECT:
             self.pop_to(self.find(F_SELECT, None, 0))
-        elif (name == "option" or name == "optgroup") and self.names[len(self.names) - 1] == name:
+        elif (name == "option" or name == "optgroup") and self.names and self.names[len(self.names) - 1] == name:
             self.pop()
         return 0
     if f & F_P:
