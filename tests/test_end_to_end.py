@@ -33,27 +33,27 @@ def test_example_end_to_end_in_well_under_a_minute(tmp_path):
     md = (tmp_path / "ex" / "report.md").read_text()
     co2 = md.split("## CO₂")[1]
     for table in co2.split("### ")[1:3]:  # the paper's estimate and codecarbon's, one row per variant
-        assert all(f"| {v}" in table for v in ("tags (baseline)", "density+hints+links", "toy-pruned-3k")), table
+        assert all(f"| {v}" in table for v in ("tags (baseline)", "learned", "toy-pruned-3k")), table
     assert "W_cpu = 120 W" in co2 and "OfflineEmissionsTracker" in co2 and "break-even" in co2
     assert md.index("## CO₂") > md.index("plots/throughput.png")  # beside the plots, in the same report
     rep = summary["report"]["co2"]
-    assert rep["tags"]["one_off_cc_kg"] > 0 and rep["density+hints+links"]["one_off_kg"] > 0
+    assert rep["tags"]["one_off_cc_kg"] > 0 and rep["learned"]["one_off_kg"] > 0
     # the config's own expected values (what `webprune run configs/example.toml --check` compares)
     assert len(summary["checks"]) >= 6 and all(c["ok"] for c in summary["checks"]), summary["checks"]
     row = summary["variants"]["tags"]
     assert row["preprocess"]["written"] == 13 and row["preprocess"]["unaccounted"] == 0
     assert row["index_stats"]["documents"] == 13 and row["index_stats"]["index_bytes"] > 0
     ev = summary["evaluation"]["runs"]
-    # after DOM cleaning each topic's best page (rel 2) comes first: the pages are written to be unambiguous;
+    # after the learned cleaner each topic's best page (rel 2) comes first: the pages are written to be unambiguous;
     # with tag removal alone ex-13's sidebar of bicycle-chain links makes it the top hit of topic 3
     qrels = read_qrels(ROOT / "webprune" / "example" / "qrels.txt")
-    for variant, wrong in (("tags", {"3": "ex-13"}), ("density+hints+links", {})):
+    for variant, wrong in (("tags", {"3": "ex-13"}), ("learned", {})):
         for q, docs in read_run(tmp_path / "ex" / "runs" / f"{variant}.txt").items():
             best = max(docs, key=docs.get)
             assert best == wrong[q] if q in wrong else qrels[q][best] == 2, (variant, q, best)
-    assert ev["density+hints+links"]["AP"]["mean"] > ev["tags"]["AP"]["mean"] + 0.05
-    assert ev["density+hints+links"]["nDCG@10"]["mean"] > 0.95 > ev["tags"]["nDCG@10"]["mean"]
-    cleaned = summary["variants"]["density+hints+links"]
+    assert ev["learned"]["AP"]["mean"] > ev["tags"]["AP"]["mean"] + 0.05
+    assert ev["learned"]["nDCG@10"]["mean"] > 0.95 > ev["tags"]["nDCG@10"]["mean"]
+    cleaned = summary["variants"]["learned"]
     assert cleaned["index_stats"]["index_bytes"] < 0.9 * row["index_stats"]["index_bytes"]
     assert (tmp_path / "ex" / "report.html").exists() and (tmp_path / "ex" / "plots" / "index_size.png").exists()
     assert (tmp_path / "ex" / "results.md").read_text().count("| tags (baseline) |") == 1
