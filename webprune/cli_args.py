@@ -37,26 +37,25 @@ def at_least(low: int):
     return whole
 
 
-def seconds(text: str) -> float:
-    """A finite number of seconds >= 0."""
+def _number(text: str, unit: str, need: str, at_least: float | None = None) -> float:
+    """A finite float (nan and inf refused), optionally >= ``at_least``; ``need`` says what to give instead."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"{text}: give a finite number of seconds >= 0 (0: no limit)")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a {unit}") from None
+    if not math.isfinite(value) or (at_least is not None and value < at_least):
+        raise argparse.ArgumentTypeError(f"{text}: give {need}")
     return value
+
+
+def seconds(text: str) -> float:
+    """A finite number of seconds >= 0."""
+    return _number(text, "number of seconds", "a finite number of seconds >= 0 (0: no limit)", at_least=0)
 
 
 def finite(text: str) -> float:
     """Any finite number (nan and inf refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text}: give a finite number")
-    return value
+    return _number(text, "number", "a finite number")
 
 
 def memory(text: str) -> str:
