@@ -58,6 +58,12 @@ class LearningPass:
         """On the driver: the partials of a round, in unit order, into the state of the next round."""
         raise NotImplementedError
 
+    def route(self, rnd: int, state) -> list | None:
+        """The next round's state split per unit: one entry per partial ``reduce`` just got, in the same
+        order, each sent to that unit's task only (a unit without a partial gets None). None (the
+        default): every task gets the whole ``state``."""
+        return None
+
     def finish(self, state, out: OutputDir | None) -> dict:
         """The artefact (JSON); large parts may go under OUT/learned/<name>/ (inline when ``out`` is None)."""
         return state
@@ -78,11 +84,12 @@ def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats,
         else:
             t0 = time.perf_counter()
             chosen = learner.sample(units)
-            state, failed = learner.start(chosen), 0
+            state, failed, routes = learner.start(chosen), 0, None
             for rnd in range(learner.rounds):
                 partials: dict[int, object] = {}
-                tasks = [(ref, rnd, u) for u in chosen]
-                for (_, _, unit), result in executor.map(learn_unit, tasks, shared=(job, state)):
+                tasks = [(ref, rnd, u, routes.get(u.index) if routes is not None else None) for u in chosen]
+                shared = state if routes is None else None
+                for (_, _, unit, _), result in executor.map(learn_unit, tasks, shared=(job, shared)):
                     if isinstance(result, Failure):
                         failed += 1
                         log.error("learning pass %s: unit %s failed (%s); learning goes on without it",
@@ -90,6 +97,8 @@ def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats,
                     else:
                         partials[unit.index] = result
                 state = learner.reduce(rnd, [partials[i] for i in sorted(partials)], state)
+                split = learner.route(rnd, state)
+                routes = None if split is None else dict(zip(sorted(partials), split))
             artefact = learner.finish(state, out)
             info = {"seconds": round(time.perf_counter() - t0, 3), "units_failed": failed,
                     **(artefact.get("info", {}) if isinstance(artefact, dict) else {})}
@@ -112,10 +121,12 @@ def learn_in_process(opts, docs: list, known: Learned | None = None) -> Learned:
         learner = step_class(ref)(opts)
         if learned.get(learner.name) is not None:
             continue
-        state = learner.start([None])
+        state = given = learner.start([None])
         for rnd in range(learner.rounds):  # on copies: cleaning consumes a document (Parse drops its bytes)
             fresh = [dataclasses.replace(d, lines=list(d.lines), fields=dict(d.fields), meta=dict(d.meta))
                      for d in docs]
-            state = learner.reduce(rnd, [learner.map_docs(rnd, iter(fresh), learned, state)], state)
+            state = learner.reduce(rnd, [learner.map_docs(rnd, iter(fresh), learned, given)], state)
+            split = learner.route(rnd, state)
+            given = state if split is None else split[0]
         learned = learned.with_(learner.name, learner.finish(state, None))
     return learned

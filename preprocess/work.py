@@ -176,11 +176,12 @@ def _node() -> str:
 
 
 def learn_unit(shared: tuple, task: tuple, progress=None):
-    """One learning pass's partial result for one unit: ``shared`` is (job, state), ``task`` (pass ref, round, unit)."""
+    """One learning pass's partial result for one unit: ``shared`` is (job, state), ``task`` (pass ref, round,
+    unit, the unit's own state when the pass routes its state per unit, else None)."""
     job, state = shared
-    ref, rnd, unit = task
+    ref, rnd, unit, own = task
     learner = step_class(ref)(job.opts)
-    return learner.map(rnd, unit, job, state)
+    return learner.map(rnd, unit, job, state if own is None else own)
 
 
 def count_unit(job: Job, unit: WorkUnit, progress=None) -> int:
