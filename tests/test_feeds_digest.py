@@ -76,7 +76,7 @@ def test_the_pass_routes_item_digests_to_the_units_holding_their_pages_only():
              _docs([(n, u, ct) for n, (u, ct) in FEEDS.items()]),
              _docs([(n, u, "text/html") for n, u in PAGES.items() if n.startswith("notes")])]
     learner = FeedTemplates(CleanOptions(cleaner="feeds"))
-    partials = [learner.map_docs(0, iter(docs), None, None) for docs in units]
+    partials = [learner.map_docs(0, iter(docs), None) for docs in units]
     shipped = pickle.dumps(partials)
     for phrase in (b"allotment", b"Dana Smith", b"Planting early potatoes"):  # feed text, titles, authors
         assert phrase in b"".join(raw(n) for n in FEEDS) and phrase not in shipped
@@ -87,7 +87,7 @@ def test_the_pass_routes_item_digests_to_the_units_holding_their_pages_only():
                                                           "dana-mulching-the-beds.html", "dana-saving-tomato-seed.html")}
     assert set(routes[2]) == {url_key(u) for n, u in PAGES.items() if n.startswith("notes")}
     assert b"allotment" not in pickle.dumps(routes)
-    found = [learner.map_docs(1, iter(docs), None, route) for docs, route in zip(units, routes)]
+    found = [learner.map_docs(1, iter(docs), route) for docs, route in zip(units, routes)]
     state = learner.reduce(1, found, state)
     by_text, stats = learn_templates(records(feeds_first=False))
     assert {h: t.to_json() for h, t in state["templates"].items()} == {h: t.to_json() for h, t in by_text.items()}

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from resiliparse.parse.html import HTMLTree
 
-from preprocess.learning import LearningPass
+from preprocess.passes import LearningPass
 from preprocess.cleaners.feeds.digest import ItemDigest, item_digest
 from preprocess.cleaners.feeds.items import FeedItem, feed_items, host_key, is_feed, normalize_url, url_key
 from preprocess.cleaners.feeds.match import MatchResult, match_item
@@ -216,7 +216,7 @@ class FeedTemplates(LearningPass):
     name = "feed_templates"
     rounds = 2
 
-    def map_docs(self, rnd: int, docs, learned, state):
+    def map_docs(self, rnd: int, docs, state):
         stats = dict.fromkeys(_COUNTS, 0)
         if rnd == 0:
             items, pages = digest_items(_records(docs), stats)
@@ -245,7 +245,7 @@ class FeedTemplates(LearningPass):
     def route(self, rnd: int, state) -> list | None:
         return state.pop("routes") if rnd == 0 else None
 
-    def finish(self, state, out) -> dict:
+    def finish(self, state) -> dict:
         stats = state["stats"]
         if not state["templates"]:
             log.warning("feeds: no post template learned (no RSS/Atom feed in the input, or no page it links "
