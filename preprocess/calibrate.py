@@ -10,16 +10,12 @@ and only its sentences' scores travel back.
 """
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
 
-from preprocess.learned import Learned
-from preprocess.learning import LearningPass
-from preprocess.pipeline import Pipeline
+from preprocess.passes import LearningPass
 from preprocess.segment import sentences_of_lines
-from preprocess.stats import Stats
 
 
 def sample_units(units: list, n: int) -> list:
@@ -29,7 +25,10 @@ def sample_units(units: list, n: int) -> list:
 
 
 class PruneThreshold(LearningPass):
+    """Each unit's first ``quota`` records, cleaned as far as pruning, give their sentences' scores."""
+
     name = "prune_threshold"
+    cleaned_until = "prune"
 
     def sample(self, units: list) -> list:
         return sample_units(units, self.opts.prune_sample_docs)
@@ -37,19 +36,20 @@ class PruneThreshold(LearningPass):
     def start(self, chosen: list) -> dict:
         return {"quota": math.ceil(self.opts.prune_sample_docs / max(len(chosen), 1))}
 
-    def map_docs(self, rnd: int, docs, learned: Learned, state: dict) -> dict:
+    def take(self, rnd: int, state: dict) -> int:
+        return state["quota"]
+
+    def map_docs(self, rnd: int, docs, state: dict) -> dict:
         from preprocess.filters.prune import scoring_pruner
 
-        pipe = Pipeline(self.opts, learned, stop_before="prune")
         pruner = scoring_pruner(self.opts)
         scores, cleaned = [], 0
-        for doc in itertools.islice(docs, state["quota"]):
-            for d in pipe.run([doc], Stats()):
-                cleaned += 1
-                for line_no, s in sentences_of_lines(d.lines):
-                    scored = pruner.decision_score(s, d.lines[line_no].link_density or 0.0)
-                    if scored is not None:
-                        scores.append(scored[1])
+        for d in docs:
+            cleaned += 1
+            for line_no, s in sentences_of_lines(d.lines):
+                scored = pruner.decision_score(s, d.lines[line_no].link_density or 0.0)
+                if scored is not None:
+                    scores.append(scored[1])
         return {"docs": cleaned, "scores": np.asarray(scores, dtype=np.float64)}
 
     def reduce(self, rnd: int, partials: list, state: dict) -> dict:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from preprocess.ids import FILE_KINDS, cross_unit_renames, page_ids
-from preprocess.learning import LearningPass
+from preprocess.passes import LearningPass
 
 
 class IdCensus(LearningPass):
@@ -23,6 +23,6 @@ class IdCensus(LearningPass):
         renames = cross_unit_renames([(p["index"], p["name"], p["shard"], p["ids"]) for p in partials])
         return {"renamed": renames, "units": len(partials)}
 
-    def finish(self, state, out) -> dict:
+    def finish(self, state) -> dict:
         n = sum(len(r) for r in state["renamed"].values())
         return {"renamed": state["renamed"], "info": {"units": state["units"], "ids_prefixed": n}}

@@ -1,12 +1,13 @@
-"""Learning passes: what a run learns from its whole input before it cleans, as distributed passes.
+"""The learning engine: runs the passes a run needs (:mod:`preprocess.passes`) before it cleans.
 
 A pass (a class named in the registry, e.g. ``preprocess.calibrate:PruneThreshold``)
-maps over units on the workers -- each task reads its own file and returns a small
-partial result -- and reduces the partials on the driver, in unit order, so the
-artefact is the same for any worker count. It may take several rounds (feeds:
-items first, then the pages they link to). The artefact goes to
-``OUT/learned/<name>.json`` keyed by the options, the code, the inputs and the
-artefacts it was built on; a resumed run reuses it.
+is mapped over units on the workers -- each task reads its own file and hands the
+pass the documents it declared (:func:`preprocess.work.pass_docs`) -- and its
+partials are reduced on the driver, in unit order, so the artefact is the same for
+any worker count. It may take several rounds (feeds: items first, then the pages
+they link to) and route a round's state per unit. The engine writes the artefact to
+``OUT/learned/<name>.json`` (its ``parts`` to ``OUT/learned/<name>/``) keyed by the
+options, the code, the inputs and the artefacts it was built on; a resumed run reuses it.
 """
 from __future__ import annotations
 
@@ -17,50 +18,12 @@ import time
 from preprocess.executor import Failure
 from preprocess.learned import Learned
 from preprocess.output import OutputDir
+from preprocess.passes import LearningPass  # noqa: F401 -- the contract, for older imports
 from preprocess.registry import learning_passes, step_class
 from preprocess.units import Job, WorkUnit, code_id, digest, model_files
-from preprocess.work import learn_unit
+from preprocess.work import learn_unit, pass_docs
 
 log = logging.getLogger("webprune.preprocess")
-
-
-class LearningPass:
-    """Subclasses set ``name`` (the artefact's name) and implement ``map``/``reduce``/``finish``."""
-
-    name = "pass"
-    rounds = 1
-
-    def __init__(self, opts):
-        self.opts = opts
-
-    def sample(self, units: list[WorkUnit]) -> list[WorkUnit]:
-        """The units this pass reads (all by default; a pass that needs a sample reads fewer)."""
-        return units
-
-    def start(self, chosen: list[WorkUnit]):
-        """The state the first round's tasks get (e.g. a per-unit quota)."""
-        return None
-
-    def map(self, rnd: int, unit: WorkUnit, job: Job, state):
-        """On a worker: the partial result of one unit (small: never the unit's pages)."""
-        from preprocess.readers import read_source
-        from preprocess.stats import Stats
-        from preprocess.work import load_learned
-
-        return self.map_docs(rnd, read_source(unit.source, Stats()), load_learned(job), state)
-
-    def map_docs(self, rnd: int, docs, learned: Learned, state):
-        """The partial result of a stream of raw documents (a unit's, or a benchmark's pages), cleaned
-        with the artefacts of the passes before this one (``learned``)."""
-        raise NotImplementedError
-
-    def reduce(self, rnd: int, partials: list, state):
-        """On the driver: the partials of a round, in unit order, into the state of the next round."""
-        raise NotImplementedError
-
-    def finish(self, state, out: OutputDir | None) -> dict:
-        """The artefact (JSON); large parts may go under OUT/learned/<name>/ (inline when ``out`` is None)."""
-        return state
 
 
 def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats,
@@ -78,11 +41,12 @@ def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats,
         else:
             t0 = time.perf_counter()
             chosen = learner.sample(units)
-            state, failed = learner.start(chosen), 0
+            state, failed, routes = learner.start(chosen), 0, None
             for rnd in range(learner.rounds):
                 partials: dict[int, object] = {}
-                tasks = [(ref, rnd, u) for u in chosen]
-                for (_, _, unit), result in executor.map(learn_unit, tasks, shared=(job, state)):
+                tasks = [(ref, rnd, u, routes.get(u.index) if routes is not None else None) for u in chosen]
+                shared = state if routes is None else None
+                for (_, _, unit, _), result in executor.map(learn_unit, tasks, shared=(job, shared)):
                     if isinstance(result, Failure):
                         failed += 1
                         log.error("learning pass %s: unit %s failed (%s); learning goes on without it",
@@ -90,7 +54,14 @@ def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats,
                     else:
                         partials[unit.index] = result
                 state = learner.reduce(rnd, [partials[i] for i in sorted(partials)], state)
-            artefact = learner.finish(state, out)
+                split = learner.route(rnd, state)
+                routes = None if split is None else dict(zip(sorted(partials), split))
+            artefact = learner.finish(state)
+            parts = artefact.pop("parts", None) if isinstance(artefact, dict) else None
+            if parts is not None:
+                out.mkdirs("learned", learner.name)
+                for part, data in sorted(parts.items()):
+                    out.write_json(data, "learned", learner.name, f"{part}.json")
             info = {"seconds": round(time.perf_counter() - t0, 3), "units_failed": failed,
                     **(artefact.get("info", {}) if isinstance(artefact, dict) else {})}
             out.write_json({"key": key, "pass": ref, "report": info, "artefact": artefact},
@@ -112,10 +83,18 @@ def learn_in_process(opts, docs: list, known: Learned | None = None) -> Learned:
         learner = step_class(ref)(opts)
         if learned.get(learner.name) is not None:
             continue
-        state = learner.start([None])
-        for rnd in range(learner.rounds):  # on copies: cleaning consumes a document (Parse drops its bytes)
-            fresh = [dataclasses.replace(d, lines=list(d.lines), fields=dict(d.fields), meta=dict(d.meta))
-                     for d in docs]
-            state = learner.reduce(rnd, [learner.map_docs(rnd, iter(fresh), learned, state)], state)
-        learned = learned.with_(learner.name, learner.finish(state, None))
+        state = given = learner.start([None])
+
+        def fresh():  # copies: cleaning consumes a document (Parse drops its bytes)
+            return iter([dataclasses.replace(d, lines=list(d.lines), fields=dict(d.fields), meta=dict(d.meta))
+                         for d in docs])
+
+        for rnd in range(learner.rounds):
+            handed = pass_docs(learner, rnd, given, fresh, learned)
+            state = learner.reduce(rnd, [learner.map_docs(rnd, handed, given)], state)
+            split = learner.route(rnd, state)
+            given = state if split is None else split[0]
+        artefact = learner.finish(state)
+        parts = artefact.pop("parts", None) if isinstance(artefact, dict) else None
+        learned = learned.with_(learner.name, artefact, parts)
     return learned

@@ -151,9 +151,19 @@ def _plugins() -> list[str]:
     return [m for m in (m.strip() for m in os.environ.get("WEBPRUNE_PLUGINS", "").split(",")) if m]
 
 
+# the learning passes filters may run (a cleaner's are its ``learns``): components the engine runs
+FILTER_PASSES = ("preprocess.calibrate:PruneThreshold",)
+
+
+def pass_refs() -> list[str]:
+    """Every learning pass the registry names ("module:Class"), the cleaners' and the filters'."""
+    refs = [r for c in CLEANERS.values() for r in c.learns] + list(FILTER_PASSES)
+    return list(dict.fromkeys(refs))
+
+
 def component_modules() -> set[str]:
     """The modules the registry loads: every step and learning pass named in it, and the plugins."""
-    refs = [r for c in CLEANERS.values() for r in (c.step, *c.learns) if r] + [f.step for f in FILTERS]
+    refs = [r for c in CLEANERS.values() for r in (c.step,) if r] + [f.step for f in FILTERS] + pass_refs()
     return {r.partition(":")[0] for r in refs} | set(_plugins())
 
 
@@ -193,6 +203,10 @@ def learning_passes(opts) -> tuple[str, ...]:
     for f in FILTERS:
         if f.enabled(opts, c):
             names += [n for n in f.learns(opts) if n not in names]
+    unknown = [n for n in names if n not in FILTER_PASSES and n not in c.learns]
+    if unknown:
+        raise ValueError(f"learning passes {unknown} are named by a filter but not in registry.FILTER_PASSES; "
+                         "declare them there")
     return tuple(names)
 
 

@@ -7,6 +7,7 @@ only counts a unit's records (for a unit that failed on every retry).
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import time
@@ -176,11 +177,32 @@ def _node() -> str:
 
 
 def learn_unit(shared: tuple, task: tuple, progress=None):
-    """One learning pass's partial result for one unit: ``shared`` is (job, state), ``task`` (pass ref, round, unit)."""
+    """One learning pass's partial result for one unit: ``shared`` is (job, state), ``task`` (pass ref, round,
+    unit, the unit's own state when the pass routes its state per unit, else None)."""
     job, state = shared
-    ref, rnd, unit = task
-    learner = step_class(ref)(job.opts)
-    return learner.map(rnd, unit, job, state)
+    ref, rnd, unit, own = task
+    learner, state = step_class(ref)(job.opts), state if own is None else own
+    if hasattr(learner, "map"):  # a pass of the engine's own that reads the unit itself (the ids' census)
+        return learner.map(rnd, unit, job, state)
+    docs = pass_docs(learner, rnd, state, lambda: read_source(unit.source, Stats()), load_learned(job))
+    return learner.map_docs(rnd, docs, state)
+
+
+def pass_docs(learner, rnd: int, state, read, learned: Learned) -> Iterator[Document]:
+    """The documents a learning pass is handed in round ``rnd``: of ``read()``'s records (a fresh iterator
+    per call), the first ``learner.take`` ones, those ``learner.select`` chose (on a first read), cleaned
+    one at a time by the run's pipeline up to ``learner.cleaned_until``."""
+    chosen = learner.select(read()) if learner.select is not None else None
+    docs = read()
+    n = learner.take(rnd, state)
+    if n is not None:
+        docs = itertools.islice(docs, n)
+    if chosen is not None:
+        docs = (d for d in docs if d.id in chosen)
+    if learner.cleaned_until is None:
+        return docs
+    pipe = Pipeline(learner.opts, learned, stop_before=learner.cleaned_until)
+    return (d for doc in docs for d in pipe.run([doc], Stats()))
 
 
 def count_unit(job: Job, unit: WorkUnit, progress=None) -> int:

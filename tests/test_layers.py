@@ -85,3 +85,28 @@ def test_a_cycle_is_found():  # the check itself can fail
 def test_no_lower_layer_imports_a_higher_one():
     up = [(m, t) for m, ts in graph().items() for t in ts if LAYER[t.split(".")[0]] > LAYER[m.split(".")[0]]]
     assert up == []
+
+
+ENGINE = ("preprocess.pipeline", "preprocess.work", "preprocess.readers", "preprocess.output", "preprocess.run",
+          "preprocess.learning")
+
+
+def engine_imports(edges: dict[str, set[str]], module: str) -> list[str]:
+    return sorted(t for t in edges[module] if any(t == e or t.startswith(e + ".") for e in ENGINE))
+
+
+def test_learning_passes_are_components_not_drivers():
+    """A pass the registry names is map/reduce over the documents the engine hands it: its module imports
+    none of the engine (pipeline, work, readers, output, run, learning), in a function or not."""
+    from preprocess.registry import pass_refs
+
+    edges, refs = graph(), pass_refs()
+    assert {"preprocess.cleaners.sitediff", "preprocess.cleaners.feeds.learn", "preprocess.calibrate"} <= \
+        {r.partition(":")[0] for r in refs}
+    assert {r.partition(":")[0]: engine_imports(edges, r.partition(":")[0]) for r in refs} == \
+        {r.partition(":")[0]: [] for r in refs}
+
+
+def test_the_pass_rule_catches_an_engine_import():  # the check itself can fail
+    assert engine_imports({"p": {"preprocess.readers.files", "preprocess.dom"}}, "p") == ["preprocess.readers.files"]
+    assert engine_imports({"p": {"preprocess.output", "preprocess.outputs_like"}}, "p") == ["preprocess.output"]

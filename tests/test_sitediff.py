@@ -79,13 +79,17 @@ def test_lone_pages_other_templates_and_no_host_fall_back_to_density():
 
 def test_reference_is_the_median_page_of_a_bounded_sample_chosen_by_id():
     from preprocess.cleaners.sitediff import SiteReferences, rank
+    from preprocess.work import pass_docs
 
     def pages():  # fresh documents each time: cleaning consumes a document's bytes
         return docs([(f"http://a.example/{n}", story(n, words=5 + n)) for n in range(12)])
 
     learner = SiteReferences(CleanOptions(cleaner="sitediff"))
     learner.sample_per_host = 5
-    part = learner.map_docs(0, pages(), learn_in_process(CleanOptions(), []), None)
+    def handed(read):  # as the engine hands them: the sampled pages, cleaned as far as sitediff
+        return pass_docs(learner, 0, None, read, learn_in_process(CleanOptions(), []))
+
+    part = learner.map_docs(0, handed(pages), None)
     sample = part["a.example"]
     assert len(sample) == 5  # bounded per host, whatever the crawl
     assert sorted(c[2] for c in sample) == sorted(sorted((d.id for d in pages()), key=rank)[:5])
@@ -93,8 +97,8 @@ def test_reference_is_the_median_page_of_a_bounded_sample_chosen_by_id():
     by_size = sorted(sample, key=lambda c: (c[1], c[0]))
     assert ref["ref_id"] == by_size[2][2] and ref["alt"] == by_size[1][3]
     # split in two parts (two input files, two workers), the reference is the same
-    halves = [learner.map_docs(0, pages()[:7], learn_in_process(CleanOptions(), []), None),
-              learner.map_docs(0, pages()[7:], learn_in_process(CleanOptions(), []), None)]
+    halves = [learner.map_docs(0, handed(lambda: pages()[:7]), None),
+              learner.map_docs(0, handed(lambda: pages()[7:]), None)]
     assert learner.reduce(0, halves, None)["refs"]["a.example"] == ref
 
 

@@ -21,10 +21,12 @@ References are learned before cleaning, by :class:`SiteReferences`, a learning
 pass: every worker reads its own input file and keeps, per host, the
 ``SAMPLE_PER_HOST`` pages with the smallest hash of their id; the driver merges
 these samples, so a host's sample -- and its reference -- is the same for any
-split of the input and any worker count. Only line hashes travel (never text), and
-a reference keeps at most ``MAX_REF_LINES`` of them, so each host's state is
-bounded. The references are written in hash buckets under
-``OUT/learned/site_references/``; a worker loads the buckets of the hosts it meets.
+split of the input and any worker count. The engine hands the pass only the sampled
+pages (``select``), cleaned as far as sitediff (``cleaned_until``). Only line hashes
+travel (never text), and a reference keeps at most ``MAX_REF_LINES`` of them, so each
+host's state is bounded. The references are the artefact's parts, one per hash bucket,
+which the engine writes under ``OUT/learned/site_references/``; a worker loads the
+buckets of the hosts it meets.
 Cleaning is then per page: no grouping of pages by host across workers.
 """
 from __future__ import annotations
@@ -36,9 +38,8 @@ import zlib
 from rapidfuzz.distance import LCSseq
 
 from preprocess.document import Document
-from preprocess.learning import LearningPass
-from preprocess.output import OutputDir
-from preprocess.pipeline import Pipeline
+from preprocess.learned import Learned
+from preprocess.passes import LearningPass
 from preprocess.steps.base import BuildContext, Step
 
 MAX_REF_LINES = 5000     # a reference longer than this is cut
@@ -89,20 +90,9 @@ class SiteReferences(LearningPass):
     name = "site_references"
     sample_per_host = SAMPLE_PER_HOST
 
-    def map_docs(self, rnd: int, docs, learned, state) -> dict:
-        docs = list(docs)
-        return self._hashes(docs, self._sample(docs), learned)
+    cleaned_until = "sitediff"
 
-    def map(self, rnd: int, unit, job, state):
-        # two reads of the unit's file: ids and hosts first, then only the sampled pages are cleaned
-        from preprocess.readers import read_source
-        from preprocess.stats import Stats
-        from preprocess.work import load_learned
-
-        chosen = self._sample(read_source(unit.source, Stats()))
-        return self._hashes(read_source(unit.source, Stats()), chosen, load_learned(job))
-
-    def _sample(self, docs) -> set[str]:
+    def select(self, docs) -> set[str]:
         """Ids of each host's ``sample_per_host`` pages with the smallest rank."""
         best: dict[str, list] = {}  # host -> heap of (-rank, id)
         for doc in docs:
@@ -117,18 +107,11 @@ class SiteReferences(LearningPass):
                 heapq.heapreplace(heap, item)
         return {doc_id for heap in best.values() for _, doc_id in heap}
 
-    def _hashes(self, docs, chosen: set[str], learned) -> dict:
+    def map_docs(self, rnd: int, docs, state) -> dict:
         """host -> [(rank, characters, id, line hashes)] of the sampled pages, cleaned as far as sitediff."""
-        from preprocess.stats import Stats
-
-        pipe = Pipeline(self.opts, learned, stop_before="sitediff")
         out: dict[str, list] = {}
-        for doc in docs:
-            if doc.id not in chosen:
-                continue
-            host, doc_id = doc.host, doc.id
-            for d in pipe.run([doc], Stats()):
-                out.setdefault(host, []).append((rank(doc_id), len(d.text), doc_id, page_hashes(d)))
+        for d in docs:
+            out.setdefault(d.host, []).append((rank(d.id), len(d.text), d.id, page_hashes(d)))
         return out
 
     def reduce(self, rnd: int, partials: list, state) -> dict:
@@ -144,37 +127,30 @@ class SiteReferences(LearningPass):
                 refs[host] = ref
         return {"refs": refs, "hosts": len(merged)}
 
-    def finish(self, state, out: OutputDir | None) -> dict:
+    def finish(self, state) -> dict:
         info = {"hosts": state["hosts"], "hosts_with_reference": len(state["refs"]),
                 "sample_per_host": self.sample_per_host}
-        if out is None:
-            return {"inline": state["refs"], "info": info}
         buckets: dict[int, dict] = {}
         for host, ref in state["refs"].items():
             buckets.setdefault(bucket_of(host), {})[host] = ref
-        out.mkdirs("learned", "site_references")
-        for b, refs in sorted(buckets.items()):
-            out.write_json(refs, "learned", "site_references", f"{b:03d}.json")
-        return {"buckets": sorted(buckets), "info": info}
+        return {"buckets": sorted(buckets), "info": info,
+                "parts": {f"{b:03d}": refs for b, refs in sorted(buckets.items())}}
 
 
 class _References:
-    """A host's reference, from the artefact: inline, or read bucket by bucket from OUT/learned/ when needed."""
+    """A host's reference, read bucket by bucket (the artefact's parts) when a host of it is met."""
 
-    def __init__(self, artefact: dict | None, root: str | None):
-        self.inline = (artefact or {}).get("inline")
+    def __init__(self, artefact: dict | None, learned: Learned | None):
         self.present = set((artefact or {}).get("buckets", []))
-        self.root = root
+        self.learned = learned
         self.loaded: dict[int, dict] = {}
 
     def get(self, host: str) -> dict | None:
-        if self.inline is not None:
-            return self.inline.get(host)
         b = bucket_of(host)
-        if b not in self.present:
+        if b not in self.present or self.learned is None:
             return None
         if b not in self.loaded:
-            self.loaded[b] = OutputDir(self.root).read_json("learned", "site_references", f"{b:03d}.json") or {}
+            self.loaded[b] = self.learned.part(SiteReferences.name, f"{b:03d}") or {}
         return self.loaded[b].get(host)
 
 
@@ -184,15 +160,15 @@ class SiteDiffCleaner(Step):
     name = "sitediff"
 
     def __init__(self, references: dict | None = None, fallback: Step | None = None, min_shared: float = 0.2,
-                 root: str | None = None):
+                 learned: Learned | None = None):
         super().__init__()
         self.min_shared = min_shared
-        self.refs = _References(references, root)
+        self.refs = _References(references, learned)
         self.fallback = fallback  # the registry's: density on the page's tree, then tag removal again
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "SiteDiffCleaner":
-        return cls(ctx.learned.get("site_references"), fallback=ctx.fallback, root=ctx.learned.root)
+        return cls(ctx.learned.get("site_references"), fallback=ctx.fallback, learned=ctx.learned)
 
     def _fallback(self, doc: Document, why: str) -> Document | None:
         """Clean the page alone with the fallback (its tree is still there); without one, keep it as written."""

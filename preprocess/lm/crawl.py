@@ -108,7 +108,8 @@ def _run_round(ex, rnd: int, chosen: list, job, state, failed: list) -> dict:
     from preprocess.work import learn_unit
 
     partials = {}
-    for (_, _, unit), result in ex.map(learn_unit, [("preprocess.lm.crawl_lines:CrawlLines", rnd, u) for u in chosen],
+    for (_, _, unit, _), result in ex.map(learn_unit, [("preprocess.lm.crawl_lines:CrawlLines", rnd, u, None)
+                                                        for u in chosen],
                                        shared=(job, state)):
         if isinstance(result, Failure):
             failed.append(f"{unit.source.uri}: {result.message}")

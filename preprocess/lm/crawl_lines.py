@@ -26,7 +26,7 @@ from collections import Counter
 
 import numpy as np
 
-from preprocess.learning import LearningPass
+from preprocess.passes import LearningPass
 from preprocess.lm.contrastive import has_word, normalize_many
 from preprocess.lm.dedup import DedupOptions, duplicates, signatures
 from preprocess.lm.labels import LabelOptions, label_pipeline, labelled

@@ -29,9 +29,15 @@ listings) the page falls back to the ``density`` cleaner, as do hosts without a
 template. So a post the feed never listed (older posts, posts crawled later)
 is still cut by its host's template.
 
+Distributed, learning ships digests, never feed text: a feed's worker hashes its items
+(:class:`~preprocess.cleaners.feeds.digest.ItemDigest`: per word boundary an offset and a prefix hash),
+the driver keeps the first item per page key and sends it only to the units that hold that page, and
+there :func:`match_item` finds it by rolling hashes exactly where the text would be found.
+
 Modules: ``items`` (feeds and their items, URL keys), ``paths`` (element paths and their merging),
-``match`` (an item's text found in its page), ``learn`` (templates per host), ``cleaner``
-(:class:`FeedsCleaner`, and feeds that reach the cleaner).
+``match`` (an item's text found in its page), ``digest`` (items as hashes, pages as hashed windows),
+``learn`` (templates per host; the learning pass), ``cleaner`` (:class:`FeedsCleaner`, and feeds that
+reach the cleaner).
 """
 from preprocess.cleaners.feeds.cleaner import FeedsCleaner
 from preprocess.cleaners.feeds.items import FeedItem, feed_items, feed_text, host_key, is_feed, normalize_url, url_key

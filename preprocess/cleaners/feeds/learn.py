@@ -1,6 +1,7 @@
 """Learning per-host templates from a crawl: feed items matched to their pages, paths merged per host."""
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
@@ -8,7 +9,8 @@ from urllib.parse import urlsplit
 
 from resiliparse.parse.html import HTMLTree
 
-from preprocess.learning import LearningPass
+from preprocess.passes import LearningPass
+from preprocess.cleaners.feeds.digest import ItemDigest, item_digest
 from preprocess.cleaners.feeds.items import FeedItem, feed_items, host_key, is_feed, normalize_url, url_key
 from preprocess.cleaners.feeds.match import MatchResult, match_item
 from preprocess.cleaners.feeds.paths import MIN_SUPPORT, Path, merge_paths
@@ -106,7 +108,7 @@ def collect_items(records: Iterable[tuple[str, str, bytes]], stats: dict) -> dic
     return items
 
 
-def match_pages(records: Iterable[tuple[str, str, bytes]], items: dict[str, FeedItem],
+def match_pages(records: Iterable[tuple[str, str, bytes]], items: dict[str, FeedItem | ItemDigest],
                 stats: dict) -> list[tuple[str, str, MatchResult]]:
     """(page key, host, match) for each page a feed item links to, matched once, one page parsed at a time."""
     out, done = [], set()
@@ -179,34 +181,71 @@ def _records(docs) -> Iterable[tuple[str, str, bytes]]:
         yield doc.url, doc.content_type, doc.raw
 
 
+def key_hash(key: str) -> int:
+    """8 bytes standing for a page key on its way to the driver."""
+    return int.from_bytes(hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+
+
+def digest_items(records: Iterable[tuple[str, str, bytes]], stats: dict) -> tuple[dict[str, ItemDigest], set[int]]:
+    """Round 0 on a worker: the unit's feed items as digests (by page key, the first item wins) and the
+    hashed keys of the pages it could match (what :func:`match_pages` would parse)."""
+    pages: set[int] = set()
+
+    def pages_too(recs):
+        for url, content_type, raw in recs:
+            if raw and len(raw) <= MAX_PAGE_BYTES and not is_feed(content_type, raw) and _is_html(content_type, raw):
+                key = url_key(url)
+                if key:
+                    pages.add(key_hash(key))
+            yield url, content_type, raw
+
+    items = collect_items(pages_too(records), stats)
+    return {key: item_digest(item) for key, item in items.items()}, pages
+
+
 class FeedTemplates(LearningPass):
-    """The ``feeds`` cleaner's learning pass: round 0 collects feed items on the workers, round 1 matches
-    the pages they link to where those pages are; the driver merges them in unit order."""
+    """The ``feeds`` cleaner's learning pass, in two rounds, shipping digests only.
+
+    Round 0 (workers): each unit's feed items as :class:`ItemDigest` (hashes, no text) and the
+    hashed keys of its pages. Reduce: the first item per page key in unit order, routed only to the
+    units that hold that page. Round 1 (workers): each page a routed item links to is matched
+    against the digest (:func:`match_item` answers as with the text) and returns its element paths.
+    Reduce: per-host templates from the paths, first page per key in unit order.
+    """
 
     name = "feed_templates"
     rounds = 2
 
-    def map_docs(self, rnd: int, docs, learned, state):
+    def map_docs(self, rnd: int, docs, state):
         stats = dict.fromkeys(_COUNTS, 0)
         if rnd == 0:
-            return collect_items(_records(docs), stats), stats
-        return match_pages(_records(docs), state["items"], stats), stats
+            items, pages = digest_items(_records(docs), stats)
+            return items, pages, stats
+        return match_pages(_records(docs), state or {}, stats), stats
 
     def reduce(self, rnd: int, partials: list, state):
         stats = dict(state["stats"]) if state else dict.fromkeys(_COUNTS, 0)
-        for _, part in partials:
-            for k, v in part.items():
+        for part in partials:
+            for k, v in part[-1].items():
                 stats[k] += v
         if rnd == 0:
-            items: dict[str, FeedItem] = {}
-            for found, _ in partials:
+            items: dict[str, ItemDigest] = {}
+            for found, _, _ in partials:
                 for key, item in found.items():
                     items.setdefault(key, item)
-            return {"items": items, "stats": stats}
+            by_hash: dict[int, list[str]] = {}
+            for key in items:
+                by_hash.setdefault(key_hash(key), []).append(key)
+            routes = [{key: items[key] for h in sorted(pages) for key in by_hash.get(h, ())}
+                      for _, pages, _ in partials]
+            return {"routes": routes, "stats": stats}
         templates = induce_templates((m for found, _ in partials for m in found), stats)
         return {"templates": templates, "stats": stats}
 
-    def finish(self, state, out) -> dict:
+    def route(self, rnd: int, state) -> list | None:
+        return state.pop("routes") if rnd == 0 else None
+
+    def finish(self, state) -> dict:
         stats = state["stats"]
         if not state["templates"]:
             log.warning("feeds: no post template learned (no RSS/Atom feed in the input, or no page it links "

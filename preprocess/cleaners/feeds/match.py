@@ -43,32 +43,69 @@ def _words(text: str) -> list[str]:
     return [w for w in (_norm(w) for w in _SPLIT.split(text or "")) if w]
 
 
-def longest_prefix(words: Sequence[str], haystack: str, min_words: int, min_chars: int = 0) -> int:
-    """How many of ``words`` (normalised) are left when the text is shortened word by word from its end
-    until it occurs in ``haystack``; 0 when fewer than ``min_words`` words / ``min_chars`` characters
-    would be left. A binary search: any prefix of a text that occurs also occurs, so it stops at the
-    same length as the word-by-word loop, with log(n) substring searches instead of n."""
-    min_words = max(min_words, 1)
-    if len(words) < min_words:
+def longest_prefix(words, haystack, min_words: int, min_chars: int = 0, start: int = 0) -> int:
+    """How many of ``words`` (normalised; from ``start``) are left when the text is shortened word by
+    word from its end until it occurs in ``haystack``; 0 when fewer than ``min_words`` words /
+    ``min_chars`` characters would be left. A binary search: any prefix of a text that occurs also
+    occurs, so it stops at the same length as the word-by-word loop, with log(n) substring searches
+    instead of n. ``words`` is a list of strings or a :class:`~preprocess.cleaners.feeds.digest.WordsDigest`
+    (then ``haystack`` is a :class:`~preprocess.cleaners.feeds.digest.Haystack`)."""
+    words = _Words(words) if isinstance(words, list) else words
+    min_words, n = max(min_words, 1), len(words) - start
+    if n < min_words:
         return 0
-    if "".join(words[:min_words]) not in haystack:
+    if words.needle(start, start + min_words) not in haystack:
         return 0
-    lo, hi = min_words, len(words)  # words[:lo] occurs
+    lo, hi = min_words, n  # words[start:start + lo] occurs
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if "".join(words[:mid]) in haystack:
+        if words.needle(start, start + mid) in haystack:
             lo = mid
         else:
             hi = mid - 1
-    return lo if len("".join(words[:lo])) >= min_chars else 0
+    return lo if words.chars(start, start + lo) >= min_chars else 0
 
 
-def _deepest(body, needle: str) -> list:
-    """The deepest elements whose text holds ``needle``, one per occurrence, in document order."""
+class _Words:
+    """Normalised words as plain strings (the in-process matcher; the pass ships a WordsDigest)."""
+
+    __slots__ = ("words",)
+
+    def __init__(self, words: list[str]):
+        self.words = words
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def needle(self, a: int, b: int) -> str:
+        return "".join(self.words[a:b])
+
+    def chars(self, a: int, b: int) -> int:
+        return len(self.needle(a, b))
+
+
+class _ItemText:
+    """A :class:`FeedItem` as :func:`match_item` reads it: its normalised words, compared as strings."""
+
+    __slots__ = ("content", "title", "author")
+
+    def __init__(self, item: FeedItem):
+        self.content, self.title, self.author = _Words(_words(item.content)), _Words(_words(item.title)), \
+            _norm(item.author)
+
+    @staticmethod
+    def hay(text: str) -> str:
+        return text
+
+
+def _deepest(body, needle, hay=str) -> list:
+    """The deepest elements whose text holds ``needle``, one per occurrence, in document order
+    (``hay`` makes a normalised text something ``needle in`` asks)."""
     out, stack = [], [(body, 0)]
     while stack and len(out) < MAX_CANDIDATES:
         node, depth = stack.pop()
-        kids = [c for c in element_children(node) if needle in _norm(c.text or "")] if depth < MAX_DESCENT else []
+        kids = [c for c in element_children(node) if needle in hay(_norm(c.text or ""))] \
+            if depth < MAX_DESCENT else []
         if kids:
             stack.extend((k, depth + 1) for k in reversed(kids))
         elif node is not body:
@@ -149,8 +186,10 @@ def _shared_depth(node, depth_of: dict) -> int:
     return 0
 
 
-def match_item(tree, item: FeedItem) -> MatchResult | None:
+def match_item(tree, item) -> MatchResult | None:
     """Find ``item``'s content, title and author in a parsed page; None if its content is not there.
+    ``item`` is a :class:`FeedItem` or its :class:`~preprocess.cleaners.feeds.digest.ItemDigest` (the
+    same answer, from hashes: what the learning pass ships instead of the text).
 
     The tree's script/style/svg/... elements are removed first (see :func:`strip_noise`).
     Content: the feed text, shortened word by word from the end (at least ``MIN_CONTENT_WORDS`` words
@@ -167,16 +206,18 @@ def match_item(tree, item: FeedItem) -> MatchResult | None:
     if body is None or body.tag != "body":
         return None
     strip_noise(body)
-    page = _norm(body.text or "")
-    words = _words(item.content)
+    text = _ItemText(item) if isinstance(item, FeedItem) else item
+    hay = text.hay
+    page = hay(_norm(body.text or ""))
+    words = text.content
     k = offset = 0
     for offset in range(MAX_SKIP + 1):  # a dateline, caption or mangled character before the text proper
-        k = longest_prefix(words[offset:], page, MIN_CONTENT_WORDS, MIN_CONTENT_CHARS)
+        k = longest_prefix(words, page, MIN_CONTENT_WORDS, MIN_CONTENT_CHARS, start=offset)
         if k:
             break
     if not k:
         return None
-    nodes = [_climb_paragraph(n, body) for n in _deepest(body, "".join(words[offset:offset + k]))]
+    nodes = [_climb_paragraph(n, body) for n in _deepest(body, words.needle(offset, offset + k), hay)]
     if not nodes:
         return None
     content = max(nodes, key=lambda n: len(_norm(n.text or "")))
@@ -200,16 +241,16 @@ def match_item(tree, item: FeedItem) -> MatchResult | None:
                 best = c
         return best
 
-    title_words = _words(item.title)
+    title_words = text.title
     tk = longest_prefix(title_words, page, min(MIN_TITLE_WORDS, len(title_words)))
     if tk:
-        cands = [_climb_inline(c, body) for c in _deepest(body, "".join(title_words[:tk]))]
+        cands = [_climb_inline(c, body) for c in _deepest(body, title_words.needle(0, tk), hay)]
         best = nearest(cands, lambda c: c.tag in _HEADINGS or _hinted(c, _TITLE_HINT, 1))
         if best is not None:
             result.title, result.title_words, result.title_total = path_of(best, body), tk, len(title_words)
-    name = _norm(item.author)
-    if len(name) >= 2 and name in page:
-        cands = [_climb_inline(c, body) for c in _deepest(body, name)]
+    name = text.author
+    if (len(name) if isinstance(name, str) else name.chars) >= 2 and name in page:
+        cands = [_climb_inline(c, body) for c in _deepest(body, name, hay)]
         best = nearest(cands, lambda c: _hinted(c, _AUTHOR_HINT))
         if best is not None:
             result.author = path_of(best, body)

@@ -1,0 +1,57 @@
+"""The learning pass contract: what a component that learns from a run's whole input implements.
+
+A pass is map/reduce over the documents the engine (:mod:`preprocess.learning`) hands it,
+and nothing else: it never reads input, builds a pipeline or writes files. It declares
+what it wants handed -- ``take`` (the first N records of each unit), ``select`` (a first
+read of a unit's raw records choosing the ids it wants), ``cleaned_until`` (the records
+cleaned by the run's own pipeline up to that step) -- and returns its artefact from
+``finish``: the JSON kept in ``OUT/learned/<name>.json`` and ``parts`` the engine writes
+as ``OUT/learned/<name>/<part>.json`` (steps read them lazily with ``Learned.part``).
+Only small partials travel: scores, paths, hashes, never a page.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+
+class LearningPass:
+    """Subclasses set ``name`` (the artefact's name) and implement ``map_docs``/``reduce``/``finish``."""
+
+    name = "pass"
+    rounds = 1
+    cleaned_until: str | None = None  # hand documents cleaned up to (not including) this step; None: raw records
+
+    def __init__(self, opts):
+        self.opts = opts
+
+    def sample(self, units: list) -> list:
+        """The units this pass reads (all by default; a pass that needs a sample reads fewer)."""
+        return units
+
+    def start(self, chosen: list):
+        """The state the first round's tasks get (e.g. a per-unit quota)."""
+        return None
+
+    def take(self, rnd: int, state) -> int | None:
+        """How many of a unit's records to hand in round ``rnd`` (the first ones); None: all."""
+        return None
+
+    select = None  # or a method (docs: raw records of a unit) -> the ids of the records to hand
+
+    def map_docs(self, rnd: int, docs: Iterator, state):
+        """On a worker: the partial result of the documents handed (one unit's; small: never the pages)."""
+        raise NotImplementedError
+
+    def reduce(self, rnd: int, partials: list, state):
+        """On the driver: the partials of a round, in unit order, into the state of the next round."""
+        raise NotImplementedError
+
+    def route(self, rnd: int, state) -> list | None:
+        """The next round's state split per unit: one entry per partial ``reduce`` just got, in the same
+        order, each sent to that unit's task only (a unit without a partial gets None). None (the
+        default): every task gets the whole ``state``."""
+        return None
+
+    def finish(self, state) -> dict:
+        """The artefact (JSON); a key ``parts`` ({part name: JSON}) is taken out and written by the engine."""
+        return state
