@@ -30,6 +30,7 @@ import json
 import math
 import re
 import unicodedata
+from itertools import repeat
 from pathlib import Path
 
 from preprocess.lm.normalize import _QUOTES, normalize, split_cjk, tokens
@@ -120,11 +121,11 @@ class Pair:
         self.content = kenlm.Model(str(folder / CONTENT))
         self.boiler = kenlm.Model(str(folder / BOILER))
         self.vocab = frozenset((folder / VOCAB).read_text(encoding="utf-8").split())
+        self._known = dict(zip(self.vocab, self.vocab))  # word -> itself: OOV mapping as one C-level map
 
     def score_norm(self, norm: str) -> float:
-        vocab = self.vocab
         toks = norm.split()
-        text = " ".join(t if t in vocab else OOV for t in toks)
+        text = " ".join(map(self._known.get, toks, repeat(OOV)))  # each word, or OOV outside the vocabulary
         return (self.boiler.score(text) - self.content.score(text)) * LOG2_10 / (len(toks) + 1)
 
 
