@@ -53,6 +53,7 @@ from preprocess.pipeline import Pipeline
 from preprocess.readers import read_source
 from preprocess.sources import discover
 from preprocess.stats import Stats
+from preprocess.steps.tags import KEPT_LINES
 from preprocess.work import json_dumps
 from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
 
@@ -171,8 +172,9 @@ def one_pass(warc: Path, opts: CleanOptions, batch_size: int, out_dir: Path, kee
         pages += len(batch)
         for step in pipe.steps:
             step.stats = stats
-            if keep:
-                kept.setdefault(step.name, []).extend((d, d.text) for d in batch)
+            if keep:  # (tag removal's probe re-extracts trees: not those whose lines the learned cleaner handed it)
+                kept.setdefault(step.name, []).extend((d, d.text) for d in batch
+                                                      if step.name != "tags" or KEPT_LINES not in d.meta)
             batch = timed(step.name, lambda s, b: list(s.run(b)), step, batch)
         dicts = timed("to_json", lambda b: [d.to_json() for d in b], batch)
         timed("write", lambda ds: shard.write([json_dumps(d) for d in ds]), dicts)
@@ -298,7 +300,7 @@ def probe_prune(entries, model_path: str) -> list[tuple[str, float, str]]:
 
 def probe_contrastive(entries, model_path: str) -> list[tuple[str, float, str]]:
     """The contrastive pruner's parts, as ContrastivePrune.process runs them (language, segment, normalise, score)."""
-    from preprocess.filters.contrastive import ContrastivePrune
+    from preprocess.filters.prune.contrastive import ContrastivePrune
     from preprocess.lm.contrastive import has_word, normalize_many
     from preprocess.lm.lang import page_text
     from preprocess.segment import sentences_of_lines

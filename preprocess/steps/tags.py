@@ -44,6 +44,8 @@ def lines_with_link_density(minimal_html: str) -> list[Line]:
 
 
 MAX_TITLE_CHARS = 500
+# doc.meta key: (lines a cleaner made from the blocks it kept, whether the tree's <title> stays): written as they are
+KEPT_LINES = "kept_lines"
 
 
 def clean_title(raw: str) -> tuple[str, bool]:
@@ -81,12 +83,15 @@ class TagRemoval(Step):
             if unwrapped:
                 self.stats.update("parse.noscript_unwrapped")  # the name the tree path counts it under
         else:
-            title = tree.title
+            handed, titled = doc.meta.pop(KEPT_LINES, (None, True))
+            title = tree.title if titled else ""
         doc.title, cut = clean_title(title)
         if cut:
             self.stat_update("title_cut")
         if tree is None:
             doc.set_text(text)
+        elif handed is not None:  # the learned cleaner's kept blocks, as lines (its hand_off)
+            doc.lines = handed
         elif self.line_features:
             doc.lines = lines_with_link_density(
                 extract_plain_text(tree, preserve_formatting="minimal_html", links=True, **_OPTIONS))
