@@ -97,7 +97,7 @@ class TagRemoval(Step):
                 extract_plain_text(tree, preserve_formatting="minimal_html", links=True, **_OPTIONS))
         else:
             doc.set_text(tidy_lines(extract_plain_text(tree, preserve_formatting=True, links=False, **_OPTIONS)))
-        if not doc.lines and not doc.title:
+        if doc.empty and not doc.title:
             return self.drop(doc, "empty", "no text left after tag removal")
         self.stat_update("chars_out", len(doc.text) + len(doc.title))
         return doc
