@@ -124,9 +124,17 @@ class Pair:
         self._known = dict(zip(self.vocab, self.vocab))  # word -> itself: OOV mapping as one C-level map
 
     def score_norm(self, norm: str) -> float:
-        toks = norm.split()
-        text = " ".join(map(self._known.get, toks, repeat(OOV)))  # each word, or OOV outside the vocabulary
-        return (self.boiler.score(text) - self.content.score(text)) * LOG2_10 / (len(toks) + 1)
+        return self.score_many([norm])[0]
+
+    def score_many(self, norms: list[str]) -> list[float]:
+        """``score_norm`` of each text: one loop, each text encoded once for both models."""
+        known, content, boiler = self._known.get, self.content.score, self.boiler.score
+        out = []
+        for norm in norms:
+            toks = norm.split()
+            text = " ".join(map(known, toks, repeat(OOV))).encode()  # each word, or OOV outside the vocabulary
+            out.append((boiler(text) - content(text)) * LOG2_10 / (len(toks) + 1))
+        return out
 
 
 class ContrastiveScorer:
