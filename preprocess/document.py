@@ -1,7 +1,7 @@
 """The one record type that flows through every preprocessing step, and its typed text lines."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 
@@ -25,7 +25,9 @@ class Document:
     ``Decode`` picks the charset (``encoding``, ``html``); ``Parse`` builds ``tree`` once and
     drops the bytes; DOM cleaners prune the tree; ``TagRemoval`` writes ``title`` and ``lines``;
     filters after it drop or rewrite lines. ``text`` is derived from ``lines``, so no step
-    re-splits a string or keeps a parallel list aligned by hand. ``fields`` are extra JSON
+    re-splits a string or keeps a parallel list aligned by hand; lines set from a text (``set_text``, the
+    streaming tag remover's) are made only when a step reads ``lines``: a plain ``tags`` run makes none and
+    writes the text as it came. ``fields`` are extra JSON
     fields a cleaner found (``date``, ``author``, ``post_title``); ``meta`` holds notes that are
     not written. ``tree`` and ``raw`` never leave the worker that made them.
     """
@@ -39,18 +41,41 @@ class Document:
     html: str | None = None
     tree: Any = None          # parsed DOM (resiliparse HTMLTree)
     title: str = ""
-    lines: list[Line] = field(default_factory=list)
+    lines: InitVar[list[Line] | None] = None  # (a property: see below)
     fields: dict = field(default_factory=dict)
     meta: dict = field(default_factory=dict)
+    _lines: list[Line] | None = field(default=None, init=False, repr=False, compare=False)
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)  # lines not made yet
+
+    def __post_init__(self, lines: list[Line] | None) -> None:
+        self._lines = [] if lines is None else lines
+
+    def _get_lines(self) -> list[Line]:
+        if self._lines is None:  # made now from the text set_text kept
+            self._lines = [Line(t) for t in self._text.split("\n")] if self._text else []
+            self._text = None
+        return self._lines
+
+    def _set_lines(self, lines: list[Line]) -> None:
+        self._lines, self._text = lines, None
 
     @property
     def text(self) -> str:
         """The cleaned text: one block per line."""
-        return "\n".join(line.text for line in self.lines)
+        if self._lines is None:
+            return self._text
+        return "\n".join(line.text for line in self._lines)
+
+    @property
+    def empty(self) -> bool:
+        """No line (without making the lines)."""
+        return not self._text if self._lines is None else not self._lines
 
     def set_text(self, text: str) -> None:
-        """Replace the lines by the non-empty lines of ``text`` (no per-line features)."""
-        self.lines = [Line(t) for t in text.split("\n") if t]
+        """Replace the lines by the non-empty lines of ``text`` (no per-line features); they are made when read."""
+        if "\n\n" in text or text[:1] == "\n" or text[-1:] == "\n":
+            text = "\n".join(t for t in text.split("\n") if t)
+        self._lines, self._text = None, text
 
     @property
     def host(self) -> str:
@@ -67,3 +92,7 @@ class Document:
         text = self.text
         contents = "\n".join(part for part in (self.title, text) if part)
         return {"id": self.id, "contents": contents, "url": self.url, "title": self.title} | self.fields
+
+
+Document.lines = property(Document._get_lines, Document._set_lines,
+                          doc="The page's lines, in order (``text`` joins them); made from the text on first read")

@@ -53,6 +53,7 @@ from preprocess.pipeline import Pipeline
 from preprocess.readers import read_source
 from preprocess.sources import discover
 from preprocess.stats import Stats
+from preprocess.steps.tags import KEPT_LINES
 from preprocess.work import json_dumps
 from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
 
@@ -171,8 +172,9 @@ def one_pass(warc: Path, opts: CleanOptions, batch_size: int, out_dir: Path, kee
         pages += len(batch)
         for step in pipe.steps:
             step.stats = stats
-            if keep:
-                kept.setdefault(step.name, []).extend((d, d.text) for d in batch)
+            if keep:  # (tag removal's probe re-extracts trees: not those whose lines the learned cleaner handed it)
+                kept.setdefault(step.name, []).extend((d, d.text) for d in batch
+                                                      if step.name != "tags" or KEPT_LINES not in d.meta)
             batch = timed(step.name, lambda s, b: list(s.run(b)), step, batch)
         dicts = timed("to_json", lambda b: [d.to_json() for d in b], batch)
         timed("write", lambda ds: shard.write([json_dumps(d) for d in ds]), dicts)
@@ -298,7 +300,7 @@ def probe_prune(entries, model_path: str) -> list[tuple[str, float, str]]:
 
 def probe_contrastive(entries, model_path: str) -> list[tuple[str, float, str]]:
     """The contrastive pruner's parts, as ContrastivePrune.process runs them (language, segment, normalise, score)."""
-    from preprocess.filters.contrastive import ContrastivePrune
+    from preprocess.filters.prune.contrastive import ContrastivePrune
     from preprocess.lm.contrastive import has_word, normalize_many
     from preprocess.lm.lang import page_text
     from preprocess.segment import sentences_of_lines
@@ -320,9 +322,7 @@ def probe_contrastive(entries, model_path: str) -> list[tuple[str, float, str]]:
         c2 = clock()
         norms = normalize_many(sents)
         c3 = clock()
-        for x in norms:
-            if has_word(x):
-                pair.score_norm(x)
+        pair.score_many([x for x in norms if has_word(x)])
         c4 = clock()
         t_lang, t_seg, t_norm, t_lm = t_lang + c1 - c0, t_seg + c2 - c1, t_norm + c3 - c2, t_lm + c4 - c3
         n_sent += len(sents)
@@ -330,7 +330,7 @@ def probe_contrastive(entries, model_path: str) -> list[tuple[str, float, str]]:
             (f"segment (sentences_of_lines): {n_sent} sentences", t_seg,
              f"{n_sent / t_seg:,.0f} sent/s" if t_seg else ""),
             ("normalize_many", t_norm, f"{n_sent / t_norm:,.0f} sent/s" if t_norm else ""),
-            ("vocabulary + 2 KenLM scores (score_norm)", t_lm, f"{n_sent / t_lm:,.0f} sent/s" if t_lm else "")]
+            ("vocabulary + 2 KenLM scores (score_many)", t_lm, f"{n_sent / t_lm:,.0f} sent/s" if t_lm else "")]
 
 
 def floor_rows(docs) -> list[tuple[str, float, str]]:

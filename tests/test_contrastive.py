@@ -139,6 +139,24 @@ def test_normalize_many_equals_normalize_on_real_lines():
     assert normalize_many(lines) == [normalize(line) for line in lines]
 
 
+def test_score_norm_is_the_two_models_difference_over_the_vocabulary_mapped_text(model):
+    from preprocess.lm.contrastive import LOG2_10
+
+    pair = ContrastiveScorer(model[0]).pair("en")
+    files = sorted(shared("cleaning", "dragnet", "input").glob("*.html"))[:20]
+    docs = [Document(id=f.stem, content_type="text/html", raw=f.read_bytes()) for f in files]
+    norms = normalize_many([line for d in Pipeline(CleanOptions()).process(docs)[0] for line in d["contents"].split("\n")])
+    norms += ["zzqx unseenword the", "the the the", ""]
+    oov = 0
+    for norm in norms:
+        toks = norm.split()
+        mapped = " ".join(t if t in pair.vocab else OOV for t in toks)
+        oov += mapped.count(OOV)
+        want = (pair.boiler.score(mapped) - pair.content.score(mapped)) * LOG2_10 / (len(toks) + 1)
+        assert pair.score_norm(norm) == want, norm
+    assert oov > 100  # the model's vocabulary leaves many of these pages' words out
+
+
 def test_pruner_default_threshold_by_value_and_errors(model):
     path = str(model[0])
     opts = CleanOptions(cleaner="tags", drop_hinted=True, max_link_density=0.5, prune_model=path).check()

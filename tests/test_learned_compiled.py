@@ -18,6 +18,7 @@ from resiliparse.parse.html import HTMLTree
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
 from preprocess.cleaners.learned import blocks, compiled, features
+from preprocess.cleaners.learned.cleaner import kept_lines
 from preprocess.cleaners.learned.features import TokenVocab, page_features
 from preprocess.cleaners.learned.model import load_model
 from preprocess.document import Document
@@ -170,3 +171,65 @@ def test_a_page_without_blocks_leaves_the_same_tree_and_counts_on_both_paths(pag
         results.append((doc.tree.body.html, dict(hints.stats.counts)))
     assert results[0] == results[1]
     assert results[0][1]["learned.no_blocks"] == 1 and results[0][1]["hints.kept_large"] == 1
+
+
+EDGE_BLOCKS = ["<p>plain text here</p>", "<p><a href=x>linked</a> and not</p>", "<p><a href=x>all linked </a></p>",
+               "<p>zero\u200bwidth</p>", "<p>soft\u00adhyphen</p>", "<p>a &lt;a href&gt; b &amp;lt;</p>",
+               "<p>ctrl\x07char</p>", "<p><a href=x> lead</a>  x </p>", "<li>menu</li>", "<td>é ü</td>"]
+
+
+@pytest.mark.parametrize("kw", [dict(drop_hinted=True, max_link_density=0.5), {}])
+def test_kept_blocks_handed_to_tag_removal_are_the_lines_the_tree_path_writes(gold_html, kw, monkeypatch):
+    """The hand-off (the learned cleaner's kept blocks as tag removal's lines) against writing them into <body> and
+    extracting them: same title, lines and link densities on the gold pages, on raw CleanEval pages (their wrapper
+    puts <title> in <body>, which the tree path loses) and on blocks with odd characters."""
+    from preprocess.cleaners.learned import cleaner
+    from preprocess.pipeline import build_steps, run_steps
+
+    made = []
+
+    def counting(*args):
+        made.append(kept_lines(*args))
+        return made[-1]
+
+    monkeypatch.setattr(cleaner, "kept_lines", counting)
+    raw = sorted(shared("cleaning", "cleaneval-dev", "input").glob("*.html"))[:40]
+    pages = [h.encode() for h in gold_html[::2]] + [p.read_bytes() for p in raw]
+    rng = random.Random(5)
+    pages += [("<html><head><title>t</title></head><body>" + "".join(rng.choices(EDGE_BLOCKS, k=12)) +
+               "</body></html>").encode() for _ in range(40)]
+    opts = CleanOptions(cleaner="learned", **kw)
+    results, handed = [], []
+    for hand_off in (True, False):
+        steps = build_steps(opts, stop_before="links" if kw else None)
+        learned = next(s for s in steps if s.name == "learned")
+        assert learned.hand_off and learned.line_features == bool(kw)
+        learned.hand_off = hand_off
+        stats = Stats()
+        for s in steps:
+            s.stats = stats
+        docs = [Document(id=str(i), content_type="text/html", raw=p) for i, p in enumerate(pages)]
+        handed.append(stats)
+        results.append([(d.id, d.title, [(ln.text, ln.link_density) for ln in d.lines]) for d in run_steps(steps, docs)])
+    assert results[0] == results[1] and len(results[0]) > 300
+    assert sum(x is not None for x in made) > 250 and made.count(None) >= 5  # handed off; odd characters: the tree
+    titles = [t for _, t, _ in results[0]]
+    assert titles.count("") >= 30 and sum(map(bool, titles)) > 200  # titles lost with <body> stay lost
+    if kw:
+        assert any(0 < ld < 1 for _, _, lines in results[0] for _, ld in lines)
+
+
+def test_class_flags_equal_the_readability_regexes_on_real_and_random_values(gold_html):
+    from preprocess.cleaners.learned import context
+
+    def by_regex(v: str) -> int:
+        return (bool(context._NEGATIVE.search(v)) | bool(context._POSITIVE.search(v)) << 1
+                | bool(context._COMMENT.search(v)) << 2)
+
+    values = sorted({v for h in gold_html[:150] for v in blocks.split_python(h).el_names})
+    rng = random.Random(11)
+    parts = ["hid", " ", "-", "Comment", "SIDEBAR", "post", "x", "ad", "-ad-", "main", "Hidden", "tags", "é", "_"]
+    values += ["".join(rng.choices(parts, k=rng.randint(1, 5))) for _ in range(3000)] + ["", "hid", " hid", "hid "]
+    flags = [context._flags(v) for v in values]
+    assert flags == [by_regex(v) for v in values]
+    assert len(values) > 3500 and {0, 1, 2, 4} <= set(flags)

@@ -30,6 +30,7 @@ import json
 import math
 import re
 import unicodedata
+from itertools import repeat
 from pathlib import Path
 
 from preprocess.lm.normalize import _QUOTES, normalize, split_cjk, tokens
@@ -120,12 +121,20 @@ class Pair:
         self.content = kenlm.Model(str(folder / CONTENT))
         self.boiler = kenlm.Model(str(folder / BOILER))
         self.vocab = frozenset((folder / VOCAB).read_text(encoding="utf-8").split())
+        self._known = dict(zip(self.vocab, self.vocab))  # word -> itself: OOV mapping as one C-level map
 
     def score_norm(self, norm: str) -> float:
-        vocab = self.vocab
-        toks = norm.split()
-        text = " ".join(t if t in vocab else OOV for t in toks)
-        return (self.boiler.score(text) - self.content.score(text)) * LOG2_10 / (len(toks) + 1)
+        return self.score_many([norm])[0]
+
+    def score_many(self, norms: list[str]) -> list[float]:
+        """``score_norm`` of each text: one loop, each text encoded once for both models."""
+        known, content, boiler = self._known.get, self.content.score, self.boiler.score
+        out = []
+        for norm in norms:
+            toks = norm.split()
+            text = " ".join(map(known, toks, repeat(OOV))).encode()  # each word, or OOV outside the vocabulary
+            out.append((boiler(text) - content(text)) * LOG2_10 / (len(toks) + 1))
+        return out
 
 
 class ContrastiveScorer:

@@ -28,10 +28,13 @@ _LETTER = re.compile(r"[^\W\d_]")
 _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
 _KANA = re.compile("[\u3041-\u3096\u30a1-\u30fa\uff66-\uff9d]")
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_CJK = re.compile("|".join(r.pattern for r in (_HAN, _KANA, _HANGUL)))  # any of the three
 
 
 def cjk_language(sample: str) -> str | None:
     """``ja``/``zh``/``ko`` when CJK letters make up ``CJK_SHARE`` of ``sample``'s letters, else None."""
+    if sample.isascii() or not _CJK.search(sample):  # no CJK letter (most pages): the counts cannot reach the share
+        return None
     letters = len(_LETTER.findall(sample))
     han, kana, hangul = (len(r.findall(sample)) for r in (_HAN, _KANA, _HANGUL))
     if not letters or han + kana + hangul < CJK_SHARE * letters:

@@ -44,6 +44,8 @@ def lines_with_link_density(minimal_html: str) -> list[Line]:
 
 
 MAX_TITLE_CHARS = 500
+# doc.meta key: (lines a cleaner made from the blocks it kept, whether the tree's <title> stays): written as they are
+KEPT_LINES = "kept_lines"
 
 
 def clean_title(raw: str) -> tuple[str, bool]:
@@ -81,18 +83,21 @@ class TagRemoval(Step):
             if unwrapped:
                 self.stats.update("parse.noscript_unwrapped")  # the name the tree path counts it under
         else:
-            title = tree.title
+            handed, titled = doc.meta.pop(KEPT_LINES, (None, True))
+            title = tree.title if titled else ""
         doc.title, cut = clean_title(title)
         if cut:
             self.stat_update("title_cut")
         if tree is None:
             doc.set_text(text)
+        elif handed is not None:  # the learned cleaner's kept blocks, as lines (its hand_off)
+            doc.lines = handed
         elif self.line_features:
             doc.lines = lines_with_link_density(
                 extract_plain_text(tree, preserve_formatting="minimal_html", links=True, **_OPTIONS))
         else:
             doc.set_text(tidy_lines(extract_plain_text(tree, preserve_formatting=True, links=False, **_OPTIONS)))
-        if not doc.lines and not doc.title:
+        if doc.empty and not doc.title:
             return self.drop(doc, "empty", "no text left after tag removal")
         self.stat_update("chars_out", len(doc.text) + len(doc.title))
         return doc

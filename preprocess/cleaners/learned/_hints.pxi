@@ -64,13 +64,129 @@ cdef tuple _class_and_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
     return cls, ident
 
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+# The rule's words in C, for a test on the serialised values themselves: most elements' class and id hold none of
+# the words, and they then need no Python string, tuple or verdict lookup. A value holding "&" (escaped in the
+# markup) or a word goes the exact way (_class_and_id, _verdict).
+cdef Py_UCS4 _word_chars[2048]
+cdef Py_ssize_t _word_at[128]
+cdef Py_ssize_t _word_len[128]
+cdef unsigned long long _first[128]  # per ASCII character: the words (bits) that start with it
+cdef int _n_words = -1  # -1: no fast test (the words do not fit)
+cdef object _words_of = None
+
+
+cdef int _set_words(tuple unlikely) except -1:
+    global _n_words, _words_of
+    if unlikely is _words_of:
+        return 0
+    _words_of, _n_words = unlikely, -1
+    cdef int n = 0
+    cdef Py_ssize_t pos = 0
+    for n in range(128):
+        _first[n] = 0
+    n = 0
+    for w in unlikely:
+        if not isinstance(w, str) or not w or not w.isascii() or n == 64 or pos + len(w) > 2048:
+            return 0
+        _first[ord(w[0])] |= 1ULL << n
+        _word_at[n], _word_len[n] = pos, len(w)
+        for c in w:
+            _word_chars[pos] = ord(c)
+            pos += 1
+        n += 1
+    _n_words = n
+    return 0
+
+
+cdef inline Py_UCS4 _ascii_low(Py_UCS4 c) noexcept:  # what _has_word's lower-casing does: A-Z only
+    cdef unsigned int x = c
+    return <Py_UCS4> (x + 32 if 65 <= x <= 90 else x)
+
+
+cdef bint _plain_value(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
+    """Is ``markup[lo:hi]`` a value without "&" (so it is the attribute's value as written) and without any of the
+    words (ASCII case-insensitively)? Then ``_has_word`` of it is False."""
+    cdef Py_ssize_t i, q, m, w0
+    cdef int w
+    cdef Py_UCS4 c
+    cdef unsigned long long bits
+    for i in range(lo, hi):
+        c = _ascii_low(PyUnicode_READ(kind, data, i))
+        if c == u'&':
+            return False
+        bits = _first[c] if c < 128 else 0
+        while bits:
+            w = __builtin_ctzll(bits)
+            bits &= bits - 1
+            w0, m = _word_at[w], _word_len[w]
+            if i + m > hi:
+                continue
+            for q in range(1, m):
+                if _ascii_low(PyUnicode_READ(kind, data, i + q)) != _word_chars[w0 + q]:
+                    break
+            else:
+                return False
+    return True
+
+
+cdef bint _no_hint_words(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
+    """True when the ``class`` and ``id`` values of the attributes ``markup[lo:hi]`` (found as ``_class_and_id``
+    finds them) are plain values without a word: the element is no candidate. False: ask the exact way."""
+    cdef Py_ssize_t i = lo, j, k
+    cdef bint cls = False, ident = False
+    if _n_words < 0:
+        return False
+    while i < hi:
+        while i < hi and PyUnicode_READ(kind, data, i) == u' ':
+            i += 1
+        j = i + 1
+        while j < hi and PyUnicode_READ(kind, data, j) != u'=' and PyUnicode_READ(kind, data, j) != u' ':
+            j += 1
+        if j + 1 < hi and PyUnicode_READ(kind, data, j) == u'=' and PyUnicode_READ(kind, data, j + 1) == u'"':
+            k = find_char(kind, data, j + 2, hi, u'"')
+            if k < 0:
+                return False
+            if j - i == 5 and not cls and at(kind, data, i, hi, "class"):
+                cls = True
+                if not _plain_value(kind, data, j + 2, k):
+                    return False
+            elif j - i == 2 and not ident and at(kind, data, i, hi, "id"):
+                ident = True
+                if not _plain_value(kind, data, j + 2, k):
+                    return False
+            i = k + 1
+        else:
+            i = j + 1
+    return True
+
+
 cdef unsigned long long _K(str name):
     b = name.encode("ascii")
     return _key(b, len(b))
 
 
-cdef set _VOID_KEYS = {_K(t) for t in _HTML_VOID}
-cdef set _RAW_KEYS = {_K(t) for t in _RAW_TEXT}
+# the void and raw-text names' keys in C arrays: a tag's test is a few integer compares, no Python int and set lookup
+cdef unsigned long long _VOID_KEYS[32]
+cdef unsigned long long _RAW_KEYS[32]
+cdef int _n_void = 0, _n_raw = 0
+for _t in sorted(_HTML_VOID):
+    _VOID_KEYS[_n_void] = _K(_t)
+    _n_void += 1
+for _t in sorted(_RAW_TEXT):
+    _RAW_KEYS[_n_raw] = _K(_t)
+    _n_raw += 1
+
+
+cdef inline bint _among(unsigned long long key, unsigned long long *keys, int n) noexcept:
+    cdef int q
+    for q in range(n):
+        if keys[q] == key:
+            return True
+    return False
 cdef unsigned long long _SVG = _K("svg"), _MATH = _K("math"), _A = _K("a"), _TEMPLATE = _K("template")
 cdef unsigned long long _PLAINTEXT = _K("plaintext")
 
@@ -99,6 +215,7 @@ def hint_ranges(str markup, tuple unlikely, maybe, double max_share):
     cdef list cands = []  # (start, end, text, exempt)
     if stack == NULL:
         raise MemoryError()
+    _set_words(unlikely)
     try:
         while i < n:
             c = PyUnicode_READ(kind, data, i)
@@ -148,19 +265,19 @@ def hint_ranges(str markup, tuple unlikely, maybe, double max_share):
             if key == _TEMPLATE or key == _PLAINTEXT:
                 return None
             cand = -1
-            if top and key != _A and contains(kind, data, k, gt, "="):
+            if top and key != _A and contains(kind, data, k, gt, "=") and not _no_hint_words(kind, data, k, gt):
                 attrs = _class_and_id(kind, data, k, gt)
                 if attrs is None:
                     return None
                 if attrs[0] is not None or attrs[1] is not None:
                     v = _verdict(attrs[0], attrs[1], unlikely, maybe)
                     cand = -1 if v is None else v
-            if key and key in _VOID_KEYS:
+            if key and _among(key, _VOID_KEYS, _n_void):
                 if cand >= 0:
                     cands.append((i, gt + 1, 0, cand == 1))
                 i = gt + 1
                 continue
-            if key and key in _RAW_KEYS:
+            if key and _among(key, _RAW_KEYS, _n_raw):
                 if foreign:  # in SVG or MathML a "script" is parsed as markup, not as raw text: the tree decides
                     return None
                 name = _slice(kind, data, j, k)

@@ -6,7 +6,10 @@ gets a feature row (``features.py``: text, link density, position, structure,
 neighbours, readability's and Baisa's page-level evidence, tag path, class/id
 tokens) and the gradient-boosted trees of ``model.py`` score it. ``<body>`` is
 then replaced by one ``<p>`` per kept block, so tag removal writes exactly those
-blocks and every later filter works as after any other cleaner. With ``--drop-hinted`` the hint rule has
+blocks and every later filter works as after any other cleaner. Where tag removal comes right after this step
+(``pipeline.build_steps`` sets ``hand_off``), the kept blocks go to it as lines instead (``KEPT_LINES``): the
+lines it would write from those paragraphs, without re-parsing them into the tree and extracting them again.
+With ``--drop-hinted`` the hint rule has
 pruned the page before, and kept blocks under a comment thread's name are dropped after the model. Trained by
 ``scripts/train_learned.py``; measured leave-one-set-out (README, Results).
 """
@@ -21,8 +24,9 @@ from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.context import thread_blocks
 from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.model import BlockModel, load_model
-from preprocess.document import Document
+from preprocess.document import Document, Line
 from preprocess.steps.base import BuildContext, Step
+from preprocess.steps.tags import KEPT_LINES
 
 
 class LearnedCleaner(Step):
@@ -41,6 +45,8 @@ class LearnedCleaner(Step):
         # stays, unless every kept block is under one (a body class or a wrapper around the whole page).
         self.drop_comments = drop_comments
         self.hints = hints  # a deferred HintFilter whose rule split_body applies (None: none, or done on the tree)
+        self.hand_off = False  # tag removal comes next and takes the kept blocks as lines (pipeline.build_steps)
+        self.line_features = False  # ... with their link density (tag removal's line_features)
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "LearnedCleaner":
@@ -65,6 +71,12 @@ class LearnedCleaner(Step):
         kept = [i for i, k in enumerate(keep) if k]
         self.stat_update("blocks_kept", len(kept))
         self.stat_update("blocks_dropped", len(page.texts) - len(kept))
+        if self.hand_off:
+            lines = kept_lines(page, kept, self.line_features)
+            if lines is not None:  # (with the title the tree keeps: <body>'s own <title> would go with it)
+                head = doc.tree.head
+                doc.meta[KEPT_LINES] = (lines, head is not None and head.query_selector("title") is not None)
+                return doc
         body.html = "".join(_block_html(page.texts[i], page.link_chars[i]) for i in kept)
         return doc
 
@@ -77,6 +89,27 @@ class LearnedCleaner(Step):
             return keep
         self.stat_update("comment_blocks_dropped", int(thread.sum()))
         return keep & ~thread
+
+
+def kept_lines(page, kept: list[int], link_density: bool) -> list[Line] | None:
+    """The lines tag removal writes from the kept blocks' paragraphs (:func:`_block_html`): each block's text as
+    it is (single-spaced, stripped) and, with ``link_density``, its linked characters' share; None when a text
+    holds a character other than printable ones and the space (what the tree's extraction might write
+    otherwise), so the paragraphs go through the tree. Equal to the tree's lines on every shared page
+    (``tests/test_learned_compiled.py``)."""
+    texts, link_chars = page.texts, page.link_chars
+    lines = []
+    for i in kept:
+        text = texts[i]
+        if not text.isprintable():
+            return None
+        if not link_density:
+            lines.append(Line(text))
+        elif link_chars[i]:
+            lines.append(Line(text, min(len(" ".join(text[:link_chars[i]].split())) / len(text), 1.0)))
+        else:
+            lines.append(Line(text, 0.0))
+    return lines
 
 
 def _block_html(text: str, linked: int) -> str:

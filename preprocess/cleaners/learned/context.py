@@ -70,22 +70,25 @@ _NEGATIVE_WORDS = ("-ad-", "hidden", "banner", "combx", "comment", "com-", "cont
                    "media", "meta", "outbrain", "promo", "related", "scroll", "share", "shoutbox", "sidebar",
                    "skyscraper", "sponsor", "shopping", "tags", "tool", "widget")
 _COMMENT_WORDS = ("comment", "reply", "respond", "discuss", "disqus", "talkback")
+# "any word of the list is a substring" as one search of an alternation of the words taken literally
+_HAS_NEGATIVE, _HAS_POSITIVE, _HAS_COMMENT = (re.compile("|".join(map(re.escape, words))).search
+                                              for words in (_NEGATIVE_WORDS, _POSITIVE_WORDS, _COMMENT_WORDS))
 
 
 def _flags(names: str) -> int:
     """Bits of a class/id value: 1 readability-negative, 2 readability-positive, 4 a comment section's name.
 
-    The regexes' word lists as substring tests on the lower-cased value (4x faster) when it is ASCII without a
-    newline (where re.I and ``$`` agree with that); else the regexes."""
+    The regexes' word lists as substring tests on the lower-cased value (4x faster; each list one search) when it
+    is ASCII without a newline (where re.I and ``$`` agree with that); else the regexes."""
     if not names:
         return 0
     if not names.isascii() or "\n" in names:
         return (bool(_NEGATIVE.search(names)) | bool(_POSITIVE.search(names)) << 1
                 | bool(_COMMENT.search(names)) << 2)
     low = names.lower()
-    negative = (any(w in low for w in _NEGATIVE_WORDS) or low == "hid" or low.startswith("hid ")
+    negative = (_HAS_NEGATIVE(low) is not None or low == "hid" or low.startswith("hid ")
                 or low.endswith(" hid") or " hid " in low)
-    return negative | any(w in low for w in _POSITIVE_WORDS) << 1 | any(w in low for w in _COMMENT_WORDS) << 2
+    return negative | (_HAS_POSITIVE(low) is not None) << 1 | (_HAS_COMMENT(low) is not None) << 2
 
 
 class_flags = ValueCache(_flags)

@@ -66,10 +66,14 @@ class ContrastivePrune(SentencePrune):
         return self._score_with(self.scorer.pair(self.scorer.main), sentences)
 
     def _score_with(self, pair, sentences: list[str]) -> list[float | None]:
-        score, w = pair.score_norm, self.length_weight
-        if not w:
-            return [score(n) if has_word(n) else None for n in normalize_many(sentences)]
-        return [self._adjust(score(n), n) if has_word(n) else None for n in normalize_many(sentences)]
+        norms = normalize_many(sentences)
+        words = list(map(has_word, norms))
+        worded = [n for n, w in zip(norms, words) if w]
+        scores = pair.score_many(worded)
+        if self.length_weight:
+            scores = [self._adjust(s, n) for s, n in zip(scores, worded)]
+        scores = iter(scores)
+        return [next(scores) if w else None for w in words]  # None: no word at all
 
     def _adjust(self, score: float, norm: str) -> float:
         """The score with the length term of ``--prune-score adjusted`` (bits per decade of tokens)."""
