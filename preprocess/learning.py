@@ -57,7 +57,7 @@ def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats,
                 split = learner.route(rnd, state)
                 routes = None if split is None else dict(zip(sorted(partials), split))
             artefact = learner.finish(state)
-            parts = artefact.pop("parts", None) if isinstance(artefact, dict) else None
+            parts = _take_parts(artefact)
             if parts is not None:
                 out.mkdirs("learned", learner.name)
                 for part, data in sorted(parts.items()):
@@ -95,6 +95,11 @@ def learn_in_process(opts, docs: list, known: Learned | None = None) -> Learned:
             split = learner.route(rnd, state)
             given = state if split is None else split[0]
         artefact = learner.finish(state)
-        parts = artefact.pop("parts", None) if isinstance(artefact, dict) else None
+        parts = _take_parts(artefact)
         learned = learned.with_(learner.name, artefact, parts)
     return learned
+
+
+def _take_parts(artefact) -> dict | None:
+    """The artefact's ``parts`` (taken out of it: the engine keeps them apart), or None."""
+    return artefact.pop("parts", None) if isinstance(artefact, dict) else None
