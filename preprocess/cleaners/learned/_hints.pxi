@@ -173,6 +173,8 @@ cdef unsigned long long _K(str name):
 cdef unsigned long long _VOID_KEYS[32]
 cdef unsigned long long _RAW_KEYS[32]
 cdef int _n_void = 0, _n_raw = 0
+if len(_HTML_VOID) > 32 or len(_RAW_TEXT) > 32:  # the arrays above hold 32 keys each
+    raise ImportError("learned scan: more than 32 void or raw-text names; enlarge _VOID_KEYS/_RAW_KEYS")
 for _t in sorted(_HTML_VOID):
     _VOID_KEYS[_n_void] = _K(_t)
     _n_void += 1
