@@ -16,7 +16,6 @@ import argparse
 import json
 import pickle
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -75,6 +74,11 @@ def main() -> int:
     ap.add_argument("--models", type=Path, default=Path("build/learned/t30"))
     ap.add_argument("--threshold", type=float, default=0.3, help="the shipped model's threshold")
     args = ap.parse_args()
+    for path in (args.cache, args.models / "wcxb-dev-f0.json"):
+        if not path.exists():
+            print(f"page_type_thresholds.py: {path} not found: make the cache and the host-fold models with "
+                  f"scripts/train_learned.py --loso {args.models} --cache {args.cache}", file=sys.stderr)
+            return 2
     gold = {g.name: g.gold_text() for g in gold_pages(shared_data(), ["wcxb-dev"])}
     rows = held_out_pages(args.cache, args.models)
     types = np.array([r[0] for r in rows], dtype=object)
