@@ -220,16 +220,16 @@ def test_kept_blocks_handed_to_tag_removal_are_the_lines_the_tree_path_writes(go
 
 
 def test_class_flags_equal_the_readability_regexes_on_real_and_random_values(gold_html):
-    from preprocess.cleaners.learned import context
+    from preprocess.cleaners.learned import names
 
     def by_regex(v: str) -> int:
-        return (bool(context._NEGATIVE.search(v)) | bool(context._POSITIVE.search(v)) << 1
-                | bool(context._COMMENT.search(v)) << 2)
+        return (bool(names._NEGATIVE.search(v)) | bool(names._POSITIVE.search(v)) << 1
+                | bool(names._COMMENT.search(v)) << 2)
 
     values = sorted({v for h in gold_html[:150] for v in blocks.split_python(h).el_names})
     rng = random.Random(11)
     parts = ["hid", " ", "-", "Comment", "SIDEBAR", "post", "x", "ad", "-ad-", "main", "Hidden", "tags", "é", "_"]
     values += ["".join(rng.choices(parts, k=rng.randint(1, 5))) for _ in range(3000)] + ["", "hid", " hid", "hid "]
-    flags = [context._flags(v) for v in values]
+    flags = [names._flags(v) for v in values]
     assert flags == [by_regex(v) for v in values]
     assert len(values) > 3500 and {0, 1, 2, 4} <= set(flags)

@@ -29,7 +29,8 @@ import numpy as np
 from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 from preprocess.cleaners.learned.context import NAMES as CONTEXT
-from preprocess.cleaners.learned.context import CLASS_TOKEN, TAG_PRIOR, ValueCache, class_flags, page_context, path_or
+from preprocess.cleaners.learned.context import TAG_PRIOR, page_context, path_or
+from preprocess.cleaners.learned.names import CLASS_TOKEN, ValueCache, class_flags
 
 STOP_WORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have having he her
