@@ -11,6 +11,8 @@ Groups (``feature_names`` lists every column):
   tag and class/id;
 * page context (``context.py``): readability's top candidate and the distance to it, Baisa's densest node,
   page link density, negative/positive/comment names anywhere up the path;
+* repeated groups (``groups.py``): the elements sharing the signature of the block's element, its parent and
+  grandparent: how many, their share of the page, and whether they are the page's biggest repeated group;
 * neighbours: length, link density and stop-word ratio of the two blocks either
   side, and a window mean of length and link density;
 * tags: the enclosing element's tag, its parent's, and every tag on the path up;
@@ -20,7 +22,6 @@ Groups (``feature_names`` lists every column):
 from __future__ import annotations
 
 import re
-from collections import Counter
 from itertools import repeat
 from operator import itemgetter
 
@@ -30,6 +31,8 @@ from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 from preprocess.cleaners.learned.context import NAMES as CONTEXT
 from preprocess.cleaners.learned.context import TAG_PRIOR, page_context, path_or
+from preprocess.cleaners.learned.groups import NAMES as GROUPS
+from preprocess.cleaners.learned.groups import group_columns
 from preprocess.cleaners.learned.names import CLASS_TOKEN, ValueCache, class_flags
 
 STOP_WORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
@@ -57,10 +60,12 @@ WINDOW = 5
 
 def numeric_names() -> list[str]:
     ctx = [f"{c}@{o:+d}" for o in CONTEXT_OFFSETS for c in CONTEXT_COLUMNS]
-    return TEXT + POSITION + STRUCTURE + ctx + [f"mean{WINDOW}_log_chars", f"mean{WINDOW}_link_density"] + CONTEXT
+    return (TEXT + POSITION + STRUCTURE + ctx + [f"mean{WINDOW}_log_chars", f"mean{WINDOW}_link_density"] + CONTEXT
+            + GROUPS)
 
 
 N_NUMERIC = len(numeric_names())
+N_SCANNED = N_NUMERIC - len(GROUPS)  # the columns of ``_columns.numeric``; groups.py's come after them
 
 
 class TokenVocab:
@@ -195,7 +200,9 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
         path_tag = path_or(el_parent, depth, np.append(np.left_shift(1, el_tag), 0).astype(np.uint64)[:, None])
     if compiled.ON:
         out = np.zeros((n, N_NUMERIC + 3 * n_tags + 2 * n_tok), dtype=np.float32)
-        out[:, :N_NUMERIC] = numeric_compiled(page, title, owner, el_tag, el_parent, depth)
+        sig = signature_ids(page)
+        out[:, :N_SCANNED] = numeric_compiled(page, title, owner, el_tag, el_parent, depth, sig)
+        out[:, N_SCANNED:N_NUMERIC] = _groups(page, owner, sig)
         if n_el:
             compiled._columns.block_bits(out, N_NUMERIC, owner, el_tag, el_parent, path_tag, tok, path_tok, n_tags,
                                          n_tok)
@@ -223,20 +230,31 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     return np.hstack([numeric, tag_oh, par_oh, path_tag_bits, own_bits, path_tok_bits]).astype(np.float32)
 
 
-def _signatures(page: Page) -> np.ndarray:
-    """Per element: the elements on the page with its tag and class/id value."""
-    signature = Counter(zip(page.el_tag, page.el_names))
-    return np.fromiter(map(signature.__getitem__, zip(page.el_tag, page.el_names)), np.float64, len(page.el_tag))
+def _groups(page: Page, owner: np.ndarray, sig: np.ndarray) -> np.ndarray:
+    chars = np.fromiter(map(len, page.texts), np.float64, len(page.texts))
+    return group_columns(page, owner, chars, np.asarray(page.link_chars, dtype=np.float64), sig)
+
+
+def signature_ids(page: Page) -> np.ndarray:
+    """Per element: a number for its tag and class/id value (its signature), 0, 1, ... in order of first use."""
+    keys = list(zip(page.el_tag, page.el_names))
+    index = {k: i for i, k in enumerate(dict.fromkeys(keys))}
+    return np.fromiter(map(index.__getitem__, keys), np.int64, len(keys))
+
+
+def _signatures(sig: np.ndarray) -> np.ndarray:
+    """Per element: the elements on the page with its signature."""
+    return np.bincount(sig)[sig].astype(np.float64) if len(sig) else np.zeros(0)
 
 
 def numeric_compiled(page: Page, title: str, owner: np.ndarray, el_tag: np.ndarray, el_parent: np.ndarray,
-                     depth: np.ndarray) -> np.ndarray:
+                     depth: np.ndarray, sig: np.ndarray) -> np.ndarray:
     """:func:`numeric_python` by the compiled ``_columns.numeric``: the same columns, to the bit."""
     counts = text_counts_of(page.texts, title)
     as_int = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
     return compiled._columns.numeric(counts, np.asarray(page.link_chars, dtype=np.float64), owner, as_int(page.start),
                                      el_tag, el_parent, depth, as_int(page.el_start), as_int(page.el_end),
-                                     _signatures(page), as_int(class_flags.many(page.el_names)), TAG_PRIOR,
+                                     _signatures(sig), as_int(class_flags.many(page.el_names)), TAG_PRIOR,
                                      page.chars, WINDOW)
 
 
@@ -253,11 +271,12 @@ def numeric_python(page: Page, title: str, owner: np.ndarray) -> np.ndarray:
         el_parent = np.asarray(page.el_parent, dtype=np.int64)
         el_chars = np.asarray(page.el_end, dtype=np.float64) - np.asarray(page.el_start, dtype=np.float64)
         el_depth = np.asarray(page.el_depth, dtype=np.float64)
-        sig = _signatures(page)
+        sig = signature_ids(page)
         parent = np.where(has_owner, el_parent[own], -1)
         grand = np.where(parent >= 0, el_parent[np.maximum(parent, 0)], -1)
     else:  # no elements (text without a body)
-        el_chars = el_depth = sig = np.zeros(1)
+        el_chars = el_depth = np.zeros(1)
+        sig = np.zeros(1, dtype=np.int64)
         parent = grand = np.full(n, -1)
     total = max(page.chars, 1)
     chars_of = lambda idx: np.where(idx >= 0, el_chars[np.maximum(idx, 0)], total)  # noqa: E731
@@ -265,11 +284,12 @@ def numeric_python(page: Page, title: str, owner: np.ndarray) -> np.ndarray:
     same_owner = np.bincount(own, minlength=max(n_el, 1))[own]
     structure = np.column_stack([np.log1p(np.where(has_owner, el_depth[own], 0)), oc / total, pc / total, gc / total,
                                  np.log1p(oc), np.log1p(pc), np.log1p(gc), np.log1p(same_owner),
-                                 np.log1p(np.where(has_owner, sig[own], 0))])
+                                 np.log1p(np.where(has_owner, _signatures(sig)[own], 0))])
     idx = np.arange(n, dtype=np.float64)
     position = np.column_stack([idx / n, np.asarray(page.start, dtype=np.float64) / total,
                                 np.full(n, np.log1p(total)), np.full(n, np.log1p(n))])
     ctx_src = {"log_chars": text[:, 0], "link_density": text[:, 2], "stop_words": text[:, 7]}
     ctx = [_shift(ctx_src[c], o, 0.0) for o in CONTEXT_OFFSETS for c in CONTEXT_COLUMNS]
     ctx += [_window_mean(text[:, 0], WINDOW), _window_mean(text[:, 2], WINDOW)]
-    return np.hstack([text, position, structure, np.column_stack(ctx), context])
+    groups = _groups(page, owner, sig) if n_el else np.zeros((n, len(GROUPS)))
+    return np.hstack([text, position, structure, np.column_stack(ctx), context, groups])
