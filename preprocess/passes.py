@@ -7,11 +7,24 @@ read of a unit's raw records choosing the ids it wants), ``cleaned_until`` (the 
 cleaned by the run's own pipeline up to that step) -- and returns its artefact from
 ``finish``: the JSON kept in ``OUT/learned/<name>.json`` and ``parts`` the engine writes
 as ``OUT/learned/<name>/<part>.json`` (steps read them lazily with ``Learned.part``).
-Only small partials travel: scores, paths, hashes, never a page.
+Only small partials travel: scores, paths, hashes, never a page. A pass that needs a unit's page names and
+not its records (the ids' census) declares ``reads = "names"`` and is handed a :class:`UnitListing`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator
+
+
+@dataclass(frozen=True)
+class UnitListing:
+    """What a ``reads = "names"`` pass is handed for a unit: its index, source name, shard name (without
+    ``.jsonl``) and the names of its pages in reading order (tar members, a folder's files); no page is read."""
+
+    index: int
+    source: str
+    shard: str
+    names: list[str]
 
 
 class LearningPass:
@@ -20,6 +33,7 @@ class LearningPass:
     name = "pass"
     rounds = 1
     cleaned_until: str | None = None  # hand documents cleaned up to (not including) this step; None: raw records
+    reads = "records"  # what a unit hands: its "records" (as take/select/cleaned_until say), or its page "names"
 
     def __init__(self, opts):
         self.opts = opts
@@ -39,7 +53,8 @@ class LearningPass:
     select = None  # or a method (docs: raw records of a unit) -> the ids of the records to hand
 
     def map_docs(self, rnd: int, docs: Iterator, state):
-        """On a worker: the partial result of the documents handed (one unit's; small: never the pages)."""
+        """On a worker: the partial result of the documents handed (one unit's; small: never the pages); with
+        ``reads = "names"``, ``docs`` is the unit's :class:`UnitListing`."""
         raise NotImplementedError
 
     def reduce(self, rnd: int, partials: list, state):

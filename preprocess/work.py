@@ -20,6 +20,7 @@ from preprocess.guard import AttemptGuard
 from preprocess.interrupt import noting_stops
 from preprocess.learned import Learned
 from preprocess.output import OutputDir
+from preprocess.passes import UnitListing
 from preprocess.pipeline import Pipeline
 from preprocess.readers import read_source
 from preprocess.registry import step_class
@@ -182,9 +183,15 @@ def learn_unit(shared: tuple, task: tuple, progress=None):
     job, state = shared
     ref, rnd, unit, own = task
     learner, state = step_class(ref)(job.opts), state if own is None else own
-    if hasattr(learner, "map"):  # a pass of the engine's own that reads the unit itself (the ids' census)
+    if hasattr(learner, "map"):  # train-crawl's pass, which still reads and spools its unit itself
         return learner.map(rnd, unit, job, state)
-    docs = pass_docs(learner, rnd, state, lambda: read_source(unit.source, Stats()), load_learned(job))
+    if learner.reads == "names":  # the unit's page names, no page read (the ids' census)
+        from preprocess.readers.files import unit_page_names
+
+        docs = UnitListing(unit.index, unit.source.name, unit.shard.split(".jsonl", 1)[0],
+                           unit_page_names(unit.source))
+    else:
+        docs = pass_docs(learner, rnd, state, lambda: read_source(unit.source, Stats()), load_learned(job))
     return learner.map_docs(rnd, docs, state)
 
 
