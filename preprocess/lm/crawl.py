@@ -27,24 +27,31 @@ from pathlib import Path
 from preprocess.lm.contrastive import CARD, DEFAULT_THRESHOLD, write_card
 from preprocess.lm.corpora import trainable, train_pairs, write_corpora
 from preprocess.lm.crawl_lines import CrawlLines
+from preprocess.lm.crawl_options import MIN_LANGUAGE_LINES, CrawlOptions
 from preprocess.lm.dedup import DedupOptions
 from preprocess.lm.labels import LabelOptions
 from preprocess.output import OutputDir
 
 log = logging.getLogger("webprune.lm")
-MIN_LANGUAGE_LINES = 1000  # kept and removed lines a language other than the main one needs for its pair
 
 
 def train_crawl(inputs: list[str], output: str, order: int = 3, labels: LabelOptions | None = None,
                 sample_docs: int | None = 10_000, workers: int | None = None, address: str | None = None,
                 executor: str = "ray", memory: str = "10%", dedup: DedupOptions | None = None,
-                min_language_lines: int = MIN_LANGUAGE_LINES) -> dict:
-    """Learn a contrastive model from ``inputs`` into the directory ``output``; returns its card."""
+                min_language_lines: int = MIN_LANGUAGE_LINES, options: CrawlOptions | None = None) -> dict:
+    """Learn a contrastive model from ``inputs`` into the directory ``output``; returns its card. ``options``
+    (the command line's, :class:`CrawlOptions`) stand for ``order``, ``labels``, ``sample_docs``, ``memory``,
+    ``dedup`` and ``min_language_lines`` when given."""
     from preprocess.interrupt import SigtermInterrupts, stop_ray
     from preprocess.lock import OutputLock
     from preprocess.sources import discover
     from preprocess.units import code_id, digest
 
+    if options is not None:
+        options = options.check()
+        order, labels, sample_docs, memory = options.order, options.labels(), options.sample_docs or None, \
+            options.memory
+        dedup, min_language_lines = options.dedup_options(), options.min_language_lines
     labels, dedup = labels or LabelOptions(), (dedup or DedupOptions()).check()
     if not 2 <= order <= 6:
         raise ValueError("--order must be between 2 and 6")
