@@ -91,7 +91,7 @@ ENGINE = ("preprocess.pipeline", "preprocess.work", "preprocess.readers", "prepr
           "preprocess.learning")
 
 
-ENGINE_RUN = []  # passes the engine runs that no registry entry names
+ENGINE_RUN = ["preprocess.lm.crawl_lines:CrawlLines"]  # passes the engine runs that no registry entry names
 
 
 def engine_imports(edges: dict[str, set[str]], module: str) -> list[str]:
