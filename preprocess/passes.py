@@ -1,7 +1,8 @@
 """The learning pass contract: what a component that learns from a run's whole input implements.
 
 A pass is map/reduce over the documents the engine (:mod:`preprocess.learning`) hands it,
-and nothing else: it never reads input, builds a pipeline or writes files. It declares
+and nothing else: it never reads input or builds a pipeline, and writes no file but what its ``finish`` makes
+from spools (a model, under ``SpoolFiles.root``). It declares
 what it wants handed -- ``take`` (the first N records of each unit), ``select`` (a first
 read of a unit's raw records choosing the ids it wants), ``cleaned_until`` (the records
 cleaned by the run's own pipeline up to that step) -- and returns its artefact from
