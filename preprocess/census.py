@@ -2,22 +2,22 @@
 from __future__ import annotations
 
 from preprocess.ids import FILE_KINDS, cross_unit_renames, page_ids
-from preprocess.passes import LearningPass
+from preprocess.passes import LearningPass, UnitListing
 
 
 class IdCensus(LearningPass):
-    """Lists the page ids of every file-based unit (on the workers); the driver finds the ones shared by units."""
+    """Lists the page ids of every file-based unit (on the workers); the driver finds the ones shared by units.
+    It reads the units' page names only (``reads = "names"``): listing a folder or a tar's headers, never a page."""
 
     name = "page_ids"
+    reads = "names"
 
     def sample(self, units: list) -> list:
         return [u for u in units if u.source.kind in FILE_KINDS]
 
-    def map(self, rnd: int, unit, job, state):
-        from preprocess.readers.files import unit_page_names
-
-        return {"index": unit.index, "name": unit.source.name, "shard": unit.shard.split(".jsonl", 1)[0],
-                "ids": page_ids(unit_page_names(unit.source))}
+    def map_docs(self, rnd: int, listing: UnitListing, state):
+        return {"index": listing.index, "name": listing.source, "shard": listing.shard,
+                "ids": page_ids(listing.names)}
 
     def reduce(self, rnd: int, partials: list, state):
         renames = cross_unit_renames([(p["index"], p["name"], p["shard"], p["ids"]) for p in partials])

@@ -27,7 +27,9 @@ class Document:
     filters after it drop or rewrite lines. ``text`` is derived from ``lines``, so no step
     re-splits a string or keeps a parallel list aligned by hand; lines set from a text (``set_text``, the
     streaming tag remover's) are made only when a step reads ``lines``: a plain ``tags`` run makes none and
-    writes the text as it came. ``fields`` are extra JSON
+    writes the text as it came. ``handed``: the lines a step wrote for the next one, declared on both
+    classes (``Step.provides`` / ``Step.accepts``, wired by ``pipeline.build_steps``): the learned cleaner's kept
+    blocks, which tag removal writes instead of extracting the tree again. ``fields`` are extra JSON
     fields a cleaner found (``date``, ``author``, ``post_title``); ``meta`` holds notes that are
     not written. ``tree`` and ``raw`` never leave the worker that made them.
     """
@@ -42,6 +44,7 @@ class Document:
     tree: Any = None          # parsed DOM (resiliparse HTMLTree)
     title: str = ""
     lines: InitVar[list[Line] | None] = None  # (a property: see below)
+    handed: list[Line] | None = None  # lines a cleaner wrote for tag removal to take as they are (see below)
     fields: dict = field(default_factory=dict)
     meta: dict = field(default_factory=dict)
     _lines: list[Line] | None = field(default=None, init=False, repr=False, compare=False)

@@ -20,6 +20,7 @@ from preprocess.learned import Learned
 from preprocess.output import OutputDir
 from preprocess.passes import LearningPass  # noqa: F401 -- the contract, for older imports
 from preprocess.registry import learning_passes, step_class
+from preprocess.spool import Spools
 from preprocess.units import Job, WorkUnit, code_id, digest, model_files
 from preprocess.work import learn_unit, pass_docs
 
@@ -39,30 +40,8 @@ def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats,
             log.info("learning pass %s: reusing %s/learned/%s.json", learner.name, out.uri, learner.name)
             report[learner.name] = saved.get("report", {}) | {"reused": True}
         else:
-            t0 = time.perf_counter()
-            chosen = learner.sample(units)
-            state, failed, routes = learner.start(chosen), 0, None
-            for rnd in range(learner.rounds):
-                partials: dict[int, object] = {}
-                tasks = [(ref, rnd, u, routes.get(u.index) if routes is not None else None) for u in chosen]
-                shared = state if routes is None else None
-                for (_, _, unit, _), result in executor.map(learn_unit, tasks, shared=(job, shared)):
-                    if isinstance(result, Failure):
-                        failed += 1
-                        log.error("learning pass %s: unit %s failed (%s); learning goes on without it",
-                                  learner.name, unit.source.uri, result.message)
-                    else:
-                        partials[unit.index] = result
-                state = learner.reduce(rnd, [partials[i] for i in sorted(partials)], state)
-                split = learner.route(rnd, state)
-                routes = None if split is None else dict(zip(sorted(partials), split))
-            artefact = learner.finish(state)
-            parts = _take_parts(artefact)
-            if parts is not None:
-                out.mkdirs("learned", learner.name)
-                for part, data in sorted(parts.items()):
-                    out.write_json(data, "learned", learner.name, f"{part}.json")
-            info = {"seconds": round(time.perf_counter() - t0, 3), "units_failed": failed,
+            artefact, ran = run_pass(learner, ref, job, units, executor, out)
+            info = {"seconds": ran["seconds"], "units_failed": len(ran["failed"]),
                     **(artefact.get("info", {}) if isinstance(artefact, dict) else {})}
             out.write_json({"key": key, "pass": ref, "report": info, "artefact": artefact},
                            "learned", f"{learner.name}.json")
@@ -70,6 +49,46 @@ def learn(job: Job, units: list[WorkUnit], executor, out: OutputDir, stats,
             stats.add_time(f"learn.{learner.name}", info["seconds"], 0.0)
         job = dataclasses.replace(job, learned={**job.learned, learner.name: key})
     return job, report
+
+
+def run_pass(learner, ref: str, job: Job, units: list[WorkUnit], executor, out: OutputDir) -> tuple[object, dict]:
+    """One pass over ``units``: its rounds on the executor's workers (map) and on the driver (reduce, route), then
+    ``finish``; the artefact's ``parts`` are written to ``OUT/learned/<name>/``. Returns the artefact and what the
+    run took: ``seconds``, ``finish_seconds``, ``failed`` ("<input>: <why>" per unit a round lost)."""
+    t0 = time.perf_counter()
+    chosen = learner.sample(units)
+    state, failed, routes, spools = learner.start(chosen), [], None, {}
+    for rnd in range(learner.rounds):
+        partials: dict[int, object] = {}
+        reading_spool = learner.handed(rnd) == "spool"
+        tasks = [(ref, rnd, u, routes.get(u.index) if routes is not None else None, spools.get(u.index))
+                 for u in chosen if not reading_spool or u.index in spools]  # a unit without its spool: lost before
+        shared = state if routes is None else None
+        for (_, _, unit, _, _), result in executor.map(learn_unit, tasks, shared=(job, shared)):
+            if isinstance(result, Failure):
+                failed.append(f"{unit.source.uri}: {result.message}")
+                log.error("learning pass %s: unit %s failed (%s); learning goes on without it",
+                          learner.name, unit.source.uri, result.message)
+            elif learner.spools and not reading_spool:
+                partials[unit.index], spools[unit.index] = result
+            else:
+                partials[unit.index] = result
+        state = learner.reduce(rnd, [partials[i] for i in sorted(partials)], state)
+        split = learner.route(rnd, state)
+        routes = None if split is None else dict(zip(sorted(partials), split))
+        last = sorted(partials)
+    t1 = time.perf_counter()
+    if learner.spools:  # the spools of the units that finished every round, by name
+        artefact = learner.finish(state, Spools(out, learner.name, [spools[i] for i in last], failed))
+    else:
+        artefact = learner.finish(state)
+    parts = _take_parts(artefact)
+    if parts is not None:
+        out.mkdirs("learned", learner.name)
+        for part, data in sorted(parts.items()):
+            out.write_json(data, "learned", learner.name, f"{part}.json")
+    now = time.perf_counter()
+    return artefact, {"seconds": round(now - t0, 3), "finish_seconds": round(now - t1, 3), "failed": failed}
 
 
 def learn_in_process(opts, docs: list, known: Learned | None = None) -> Learned:
@@ -83,6 +102,9 @@ def learn_in_process(opts, docs: list, known: Learned | None = None) -> Learned:
         learner = step_class(ref)(opts)
         if learned.get(learner.name) is not None:
             continue
+        if learner.spools or learner.reads != "records":
+            raise ValueError(f"learning pass {ref} reads units (reads={learner.reads!r}, spools={learner.spools}): "
+                             "run it through webprune preprocess, not on documents in this process")
         state = given = learner.start([None])
 
         def fresh():  # copies: cleaning consumes a document (Parse drops its bytes)

@@ -157,7 +157,7 @@ def add_arguments(parser, cls, only=None) -> None:
             if meta.get("metavar"):
                 kw["metavar"] = meta["metavar"]
         if f.default is not dataclasses.MISSING and f.default is not None and f.default is not False:
-            kw["help"] += f" (default: {f.default})"
+            kw["help"] += f" (default: {str(f.default).replace('%', '%%')})"  # argparse formats help with %
         parser.add_argument(flag(f), **kw)
 
 

@@ -89,9 +89,10 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
     if stream.ON and names[:3] == whole[:3] == ["decode", "parse", "tags"] and not steps[2].line_features \
             and set(whole[3:]) <= {"prune"}:  # the whole run's plan: a partial one (sitediff's references) agrees
         steps[1].stream = True  # nothing but tag removal reads the page: it streams it (steps.stream)
-    for before, after in zip(steps, steps[1:]):
-        if before.name == "learned" and isinstance(after, TagRemoval):  # nothing in between reads the tree
-            before.hand_off, before.line_features = True, after.line_features
+    for before, after in zip(steps, steps[1:]):  # declared hand-offs (Step.provides/accepts): adjacent steps only
+        fields = set(before.provides) & set(after.accepts)
+        if fields:
+            before.hand_to(after, fields)
     return steps
 
 

@@ -20,6 +20,8 @@ from preprocess.guard import AttemptGuard
 from preprocess.interrupt import noting_stops
 from preprocess.learned import Learned
 from preprocess.output import OutputDir
+from preprocess import spool
+from preprocess.passes import UnitListing
 from preprocess.pipeline import Pipeline
 from preprocess.readers import read_source
 from preprocess.registry import step_class
@@ -178,14 +180,40 @@ def _node() -> str:
 
 def learn_unit(shared: tuple, task: tuple, progress=None):
     """One learning pass's partial result for one unit: ``shared`` is (job, state), ``task`` (pass ref, round,
-    unit, the unit's own state when the pass routes its state per unit, else None)."""
+    unit, the unit's own state when the pass routes its state per unit, else None, the unit's spool of an earlier
+    round or None). A round that spools returns ``(partial, spool name)``."""
     job, state = shared
-    ref, rnd, unit, own = task
+    ref, rnd, unit, own, spooled = task
     learner, state = step_class(ref)(job.opts), state if own is None else own
-    if hasattr(learner, "map"):  # a pass of the engine's own that reads the unit itself (the ids' census)
-        return learner.map(rnd, unit, job, state)
-    docs = pass_docs(learner, rnd, state, lambda: read_source(unit.source, Stats()), load_learned(job))
-    return learner.map_docs(rnd, docs, state)
+    kind, out = learner.handed(rnd), OutputDir(job.output)
+    if kind == "spool":  # the rows this pass spooled for the unit in an earlier round
+        return learner.map_docs(rnd, spool.read_spool(out, learner.name, spooled), state)
+    if learner.spools:
+        take = learner.take(rnd, state)
+        name = spool.spool_name(unit, rnd, take)
+        meta = spool.saved_spool(out, learner.name, name)
+        if meta is not None:  # an earlier attempt or run spooled this unit: it is not read again
+            rows = spool.read_spool(out, learner.name, name)
+        else:
+            done = learner.map_docs(rnd, _handed(learner, kind, rnd, unit, job, state), state)
+            rows, meta = done.rows, done.meta
+            spool.write_spool(out, learner.name, name, rows, meta)
+        return learner.spooled(rnd, rows, meta, state), name
+    return learner.map_docs(rnd, _handed(learner, kind, rnd, unit, job, state), state)
+
+
+def _handed(learner, kind: str, rnd: int, unit: WorkUnit, job: Job, state):
+    """What a unit hands the pass in round ``rnd`` (``learner.handed``): its page names, its records cleaned with
+    their lines before cleaning, or the records as :func:`pass_docs` chooses them."""
+    if kind == "names":  # no page read (the ids' census)
+        from preprocess.readers.files import unit_page_names
+
+        return UnitListing(unit.index, unit.source.name, unit.shard.split(".jsonl", 1)[0],
+                           unit_page_names(unit.source))
+    if kind == "labelled":
+        return spool.Labelled(learner.opts, lambda stats: read_source(unit.source, stats, job.opts.max_bytes),
+                              learner.take(rnd, state), job.batch_size)
+    return pass_docs(learner, rnd, state, lambda: read_source(unit.source, Stats()), load_learned(job))
 
 
 def pass_docs(learner, rnd: int, state, read, learned: Learned) -> Iterator[Document]:

@@ -53,7 +53,6 @@ from preprocess.pipeline import Pipeline
 from preprocess.readers import read_source
 from preprocess.sources import discover
 from preprocess.stats import Stats
-from preprocess.steps.tags import KEPT_LINES
 from preprocess.work import json_dumps
 from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
 
@@ -174,7 +173,7 @@ def one_pass(warc: Path, opts: CleanOptions, batch_size: int, out_dir: Path, kee
             step.stats = stats
             if keep:  # (tag removal's probe re-extracts trees: not those whose lines the learned cleaner handed it)
                 kept.setdefault(step.name, []).extend((d, d.text) for d in batch
-                                                      if step.name != "tags" or KEPT_LINES not in d.meta)
+                                                      if step.name != "tags" or d.handed is None)
             batch = timed(step.name, lambda s, b: list(s.run(b)), step, batch)
         dicts = timed("to_json", lambda b: [d.to_json() for d in b], batch)
         timed("write", lambda ds: shard.write([json_dumps(d) for d in ds]), dicts)

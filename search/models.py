@@ -7,8 +7,8 @@ equals Pyserini's own. :meth:`RetrievalModel.label` names it in every table.
 """
 from __future__ import annotations
 
-import math
 import dataclasses
+import typing
 from dataclasses import dataclass
 
 from preprocess.params import option
@@ -32,19 +32,17 @@ class RetrievalModel:
 
     def check(self, where: str = "[search]", key: str = "model") -> RetrievalModel:
         """Itself, or ValueError saying which value is wrong (the flags and the configs both come here)."""
-        from preprocess.params import closest
+        from preprocess.params import check_type, closest
 
+        hints = typing.get_type_hints(RetrievalModel)
+        for f in dataclasses.fields(self):  # the one type checker: finite numbers, whole numbers, true or false
+            check_type(getattr(self, f.name), hints[f.name], f"{where} {f.name}")
         if self.name not in MODELS:
             raise ValueError(f"{where} {key} {self.name!r} is not a retrieval model{closest(self.name, MODELS)}; "
                              f"choose from {', '.join(MODELS)}")
-        for name in ("mu", "k1", "b", "original_query_weight"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"{where} {name} must be a finite number, not {value!r}")
         for name in ("fb_terms", "fb_docs"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{where} RM3 needs {name} >= 1 (a whole number), not {value!r}")
+            if getattr(self, name) < 1:
+                raise ValueError(f"{where} RM3 needs {name} >= 1 (a whole number), not {getattr(self, name)!r}")
         if self.mu <= 0:
             raise ValueError(f"{where} mu must be > 0 (QLD's Dirichlet prior, e.g. 1000), not {self.mu}")
         if self.k1 < 0 or not 0 <= self.b <= 1:

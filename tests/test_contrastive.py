@@ -239,28 +239,36 @@ def test_bad_arguments_are_one_line_errors(model, crawl, tmp_path, capsys, argv,
 
 
 def test_a_unit_whose_lines_are_spooled_is_not_cleaned_again(crawl, tmp_path, monkeypatch):
-    import preprocess.lm.crawl_lines as crawl_mod
+    """The engine's spool: round 0 writes the unit's rows under OUT/learned/crawl_lines/spool/ and hands back only
+    signatures; run again it reads the spool instead of cleaning; round 1 is handed the spool and its routed rows
+    to skip."""
+    import preprocess.lm.labels as labels_mod
+    from preprocess.lm.crawl import CRAWL_LINES
     from preprocess.lm.dedup import DedupOptions
     from preprocess.sources import discover
     from preprocess.units import Job, plan
+    from preprocess.work import learn_unit
 
     labels = LabelOptions()
     job = Job(labels.clean_options(), str(tmp_path))
     unit = plan(discover([str(crawl)]), job)[0]
     state = {"labels": labels.__dict__, "quota": 5, "dedup": DedupOptions().__dict__}
-    first = crawl_mod.CrawlLines(job.opts).map(0, unit, job, state)
+    first, name = learn_unit((job, state), (CRAWL_LINES, 0, unit, None, None))
     assert first["pages"] == 5 and first["records"] == 5 and first["sketches"].shape == (5, 128)
     assert first["langs"] == ["en"] * 5 and (first["lines"] > 0).all()
+    spooled = sorted(p.name for p in (tmp_path / "learned" / "crawl_lines" / "spool").iterdir())
+    assert spooled == sorted([name, name + ".json"]) and name.startswith(unit.key) and "-t5." in name
+    on_disk = (tmp_path / "learned" / "crawl_lines" / "spool" / name).read_bytes()
 
     def no_cleaning(_labels):
         raise AssertionError("cleaned again")
 
-    monkeypatch.setattr(crawl_mod, "label_pipeline", no_cleaning)
-    again = crawl_mod.CrawlLines(job.opts).map(0, unit, job, state)
+    monkeypatch.setattr(labels_mod, "label_pipeline", no_cleaning)
+    again, same = learn_unit((job, state), (CRAWL_LINES, 0, unit, None, None))
+    assert same == name and (tmp_path / "learned" / "crawl_lines" / "spool" / name).read_bytes() == on_disk
     assert (again["sketches"] == first["sketches"]).all() and (again["exact"] == first["exact"]).all()
     assert again["langs"] == first["langs"]
-    counts = crawl_mod.CrawlLines(job.opts).map(1, unit, job, state | {"exclude": {}, "languages": ["en"]})
-    fewer = crawl_mod.CrawlLines(job.opts).map(1, unit, job, state | {"exclude": {first["file"]: [0, 1]},
-                                                                      "languages": ["en"]})
+    counts = learn_unit((job, None), (CRAWL_LINES, 1, unit, {"exclude": [], "languages": ["en"]}, name))
+    fewer = learn_unit((job, None), (CRAWL_LINES, 1, unit, {"exclude": [0, 1], "languages": ["en"]}, name))
     assert len(counts["digests"]) > 50 and 0 < len(fewer["digests"]) < len(counts["digests"])  # rows 0, 1 skipped
-    assert sum(fewer["words"]["en"].values()) < sum(counts["words"]["en"].values())
+    assert sum(fewer["words"]["en"].values()) < sum(counts["words"]["en"].values()) and fewer["exclude"] == [0, 1]

@@ -6,9 +6,10 @@ import logging
 import sys
 
 from preprocess import options, params  # cheap: no Ray, no JVM
+from preprocess.lm.crawl_options import CrawlOptions
 from search.models import RetrievalModel
 from webprune import commands
-from webprune.cli_args import Parser, at_least, finite, memory, path, seconds
+from webprune.cli_args import Parser, at_least, memory, path, seconds
 
 log = logging.getLogger("webprune")
 
@@ -68,30 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("inputs", nargs="+", type=path, help="WARC/ARC/WET/tar/HTML inputs, as for preprocess")
     t.add_argument("--output", "-o", required=True, type=path,
                    help="model directory (content.bin, boilerplate.bin, card)")
-    t.add_argument("--order", type=int, default=3, choices=(2, 3, 4, 5, 6))
-    t.add_argument("--cleaner", default="tags", choices=options._cleaner_names(),
-                   help="DOM cleaner whose kept/removed lines label the crawl (default: tags)")
-    t.add_argument("--drop-hinted", action=argparse.BooleanOptionalAction, default=True,
-                   help="labelling cleaner drops class/id-hinted elements (default: on)")
-    t.add_argument("--max-link-density", type=finite, default=0.5,
-                   help="labelling cleaner's link-density filter (default 0.5; negative: off)")
-    t.add_argument("--kitten", action=argparse.BooleanOptionalAction, default=None)
-    t.add_argument("--min-repeat-pages", type=at_least(0), default=3,
-                   help="a line on this many pages of a host is template text, even if the cleaner kept it "
-                        "(default 3; 0: off)")
-    t.add_argument("--min-word-count", type=at_least(1), default=2, help="shared vocabulary: words seen this often (default 2)")
-    t.add_argument("--dedup", default="near", choices=("near", "exact", "off"),
-                   help="duplicate pages left out before the repetition rule and training (default near: exact "
-                        "copies and MinHash near-duplicates)")
-    t.add_argument("--min-language-lines", type=at_least(1), default=1000,
-                   help="kept and removed lines a language other than the main one needs for its own model pair "
-                        "(default 1000); pages of a language without one are left unpruned")
-    t.add_argument("--sample-docs", type=at_least(0), default=10_000,
-                   help="learn from about N records, spread over the input files (default 10000; 0: all)")
+    params.add_arguments(t, CrawlOptions)  # --order, --cleaner, --drop-hinted, ... as the pass declares them
     t.add_argument("--workers", type=at_least(1), default=None, help="Ray workers (default: all CPUs)")
     t.add_argument("--address", default=None, help="Ray cluster to attach to (OUTPUT must be on a shared disk)")
     t.add_argument("--local", action="store_true", help="in this process, without Ray")
-    t.add_argument("--memory", default="10%", type=memory, help="lmplz sort memory (-S), default 10%% of RAM")
     t.set_defaults(func=commands.cmd_lm_train_crawl)
     t = lm.add_parser("score", help="per-line SCORE<TAB>LINE, higher = more boilerplate-like: perplexity for a "
                                     "model file, H_content - H_boilerplate (bits/token) for a contrastive directory")

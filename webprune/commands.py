@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from preprocess import options  # cheap: no Ray, no JVM
+from preprocess import options, params  # cheap: no Ray, no JVM
 from preprocess.executor import check_address  # cheap: Ray is imported when an executor is made
 from webprune.cli_args import output_file
 
@@ -96,20 +96,15 @@ def cmd_lm_train(a) -> int:
 
 def cmd_lm_train_crawl(a) -> int:
     from preprocess.lm.crawl import train_crawl
-    from preprocess.lm.labels import LabelOptions
+    from preprocess.lm.crawl_options import CrawlOptions
 
+    crawl = params.from_args(a, CrawlOptions)  # the pass's declared parameters, checked
     if not a.local:
         check_address(a.address)  # in seconds, before OUTPUT is made
-    labels = LabelOptions(cleaner=a.cleaner, drop_hinted=a.drop_hinted, kitten=a.kitten,
-                          max_link_density=a.max_link_density if a.max_link_density >= 0 else None,
-                          min_repeat_pages=a.min_repeat_pages, min_word_count=a.min_word_count)
-    from preprocess.lm.dedup import DedupOptions
-
-    card = train_crawl(a.inputs, a.output, order=a.order, labels=labels, sample_docs=a.sample_docs or None,
-                       workers=a.workers, address=a.address, executor="local" if a.local else "ray", memory=a.memory,
-                       dedup=DedupOptions(mode=a.dedup), min_language_lines=a.min_language_lines)
+    card = train_crawl(a.inputs, a.output, options=crawl, workers=a.workers, address=a.address,
+                       executor="local" if a.local else "ray")
     c, b, n = card["content"], card["boilerplate"], card["label_counts"]
-    print(f"{a.order}-gram contrastive model from {card['sample']['documents']:,} pages "
+    print(f"{crawl.order}-gram contrastive model from {card['sample']['documents']:,} pages "
           f"({card['duplicates']['duplicates']:,} duplicates left out) in {card['training']['wall_s']} s, "
           f"languages {', '.join(card['languages'])}: content {c['lines']:,} lines / {c['tokens']:,} tokens, "
           f"boilerplate {b['lines']:,} lines / {b['tokens']:,} tokens ({n.get('kept_but_repeated', 0):,} kept lines "

@@ -31,7 +31,8 @@ import time
 from pathlib import Path
 
 from eval.cleaning.gold import SETS, gold_pages, shared_root
-from eval.cleaning.harness import WP_PREFIX, calibrate_prune, score_tool, scoring_settings, tool_options
+from eval.cleaning.harness import (WP_PREFIX, calibrate_prune, score_tool, scoring_params, scoring_settings,
+                                  tool_options)
 from eval.cleaning.report import _fmt_rate, _versions, aggregate, by_type, report, type_report
 
 PEER_MODULES = {"trafilatura": "trafilatura", "resiliparse": "resiliparse", "justext": "justext",
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     from preprocess import options
     from preprocess.options import CleanOptions
     from preprocess.params import check_values, given
-    from preprocess.registry import CLEANERS, FILTERS
+    from preprocess.registry import CLEANERS
     from webprune.cli_args import Parser, at_least, path
 
     ap = Parser(prog="webprune eval-cleaning", description=__doc__.split("\n\n")[0],
@@ -84,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     # what a bare +links / +prune leaves open: the filters' own declared flags ({set} in a model path: per set)
     options.add_arguments(ap.add_argument_group("filters of the webprune tools (bare +links, +prune; {set} in a "
                                                 "model path is replaced by each set's name)"), CleanOptions,
-                          only=[n for f in FILTERS if f.name in ("links", "prune") for n in f.params])
+                          only=list(scoring_params()))
     ap.add_argument("--jobs", type=at_least(1), default=1, help="worker processes per tool (default 1; 2 on this machine max)")
     ap.add_argument("--timeout", type=at_least(1), default=20, help="per-page timeout in seconds (default 20)")
     ap.add_argument("--keep-wrapper", action="store_true", help="keep CleanEval's <text ...> wrapper line")

@@ -16,6 +16,7 @@ Percentile pruning is calibrated once, as ``webprune preprocess`` does, on the f
 """
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import multiprocessing as mp
 import re
@@ -28,7 +29,7 @@ from pathlib import Path
 from eval.cleaning.gold import page_url
 from preprocess.options import CleanOptions
 from preprocess.params import path_fields
-from preprocess.registry import cleaner
+from preprocess.registry import FILTERS, cleaner
 from preprocess.spec import parse_spec
 
 WP_PREFIX = "webprune/"
@@ -220,14 +221,24 @@ def calibrate_prune(tools: list[str], pages: list, settings: dict) -> dict:
     return out
 
 
-def scoring_settings(max_link_density: float = 0.5, prune_model: str | None = None,
-                     max_perplexity: float | None = None, prune_percentile: float | None = None,
-                     prune_threshold: float | None = None, prune_score: str = "perplexity",
-                     prune_sample_docs: int = 1000, sets: list[str] | None = None) -> dict:
-    """The settings every tool of a run shares (``webprune eval-cleaning``'s options, with its defaults)."""
-    return {"max_link_density": max_link_density, "prune_model": prune_model, "max_perplexity": max_perplexity,
-            "prune_percentile": prune_percentile, "prune_score": prune_score,
-            "prune_sample_docs": prune_sample_docs, "prune_threshold": prune_threshold, "sets": sets}
+SCORING_FILTERS = ("links", "prune")  # the filters whose parameters a run's tools share (bare +links, +prune)
+
+
+def scoring_params() -> dict:
+    """The shared parameters as the filters declare them: name -> the value a bare ``+links``/``+prune`` takes
+    (the declaration's ``bare``, else its default)."""
+    fields = {f.name: f for f in dataclasses.fields(CleanOptions)}
+    return {n: (fields[n].metadata.get("bare") if fields[n].metadata.get("bare") is not None else fields[n].default)
+            for f in FILTERS if f.name in SCORING_FILTERS for n in f.params}
+
+
+def scoring_settings(sets: list[str] | None = None, **given) -> dict:
+    """The settings every tool of a run shares: ``webprune eval-cleaning``'s filter options (``given``), the
+    others as declared (:func:`scoring_params`), and the sets."""
+    unknown = set(given) - set(scoring_params())
+    if unknown:
+        raise ValueError(f"not a parameter of the {'/'.join(SCORING_FILTERS)} filters: {', '.join(sorted(unknown))}")
+    return scoring_params() | given | {"sets": sets}
 
 
 def score_tool(tool: str, pages: list, golds: list[str], jobs: int, timeout: int, keep_wrapper: bool,

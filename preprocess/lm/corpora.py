@@ -1,7 +1,7 @@
 """A crawl's training corpora, one pair per language, and the KenLM pairs trained on them.
 
-:func:`write_corpora` streams the work files once (the driver reads them line by line, never holds
-them) into ``work/<lang>.content.txt`` and ``work/<lang>.boilerplate.txt`` for every language that
+:func:`write_corpora` streams the spooled rows once (unit by unit, never all held) into
+``work/<lang>.content.txt`` and ``work/<lang>.boilerplate.txt`` for every language that
 gets a pair: kept lines go to content unless they are template lines (a repeated (host, line)
 digest), removed lines go to boilerplate, words outside the language's vocabulary become ``OOV``.
 Duplicate pages are skipped; lines of languages without a pair are counted only.
@@ -9,32 +9,37 @@ Duplicate pages are skipped; lines of languages without a pair are counted only.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Iterable
 
 from preprocess.lm.contrastive import BOILER, CONTENT, OOV, VOCAB, map_oov, train_side
-from preprocess.lm.crawl_lines import line_digest, read_rows
 from preprocess.lm.lang import tokenisation
-from preprocess.output import OutputDir
 
 log = logging.getLogger("webprune.lm")
 
 
-def write_corpora(out: OutputDir, state: dict, work: Path) -> tuple[dict, dict]:
-    """Each language's two corpora in ``work``; returns (label counts per language, lines of languages
-    without a pair per language)."""
+def line_digest(host: str, line: str) -> int:
+    """The 8-byte digest of a (host, line): what the repetition rule counts."""
+    return int.from_bytes(hashlib.blake2b(f"{host}\x00{line}".encode("utf-8", "surrogatepass"),
+                                          digest_size=8).digest(), "little")
+
+
+def write_corpora(spooled: Iterable[tuple[Iterable[list], set]], state: dict, work: Path) -> tuple[dict, dict]:
+    """Each language's two corpora in ``work`` from ``spooled``: each unit's rows and the row numbers to skip
+    (duplicates); returns (label counts per language, lines of languages without a pair per language)."""
     counts = {lang: Counter() for lang in state["languages"]}
     unused: Counter = Counter()
-    templates, vocab, exclude = state["templates"], state["vocab"], state["exclude"]
+    templates, vocab = state["templates"], state["vocab"]
     with ExitStack() as stack:
         files = {lang: (stack.enter_context(open(work / f"{lang}.content.txt", "w", encoding="utf-8")),
                         stack.enter_context(open(work / f"{lang}.boilerplate.txt", "w", encoding="utf-8")))
                  for lang in state["languages"]}
-        for name in state["files"]:
-            skip = set(exclude.get(name, ()))
-            for i, (host, lang, kept, removed) in enumerate(read_rows(out, name)):
+        for rows, skip in spooled:
+            for i, (host, lang, kept, removed) in enumerate(rows):
                 if i in skip:
                     continue
                 if lang not in files:

@@ -73,12 +73,13 @@ class LinesBefore(Step):
         return doc
 
 
-def label_pipeline(labels: LabelOptions):
-    """A :class:`preprocess.pipeline.Pipeline` of ``labels``' cleaner with :class:`LinesBefore` after Parse."""
+def label_pipeline(labels: LabelOptions | CleanOptions):
+    """A :class:`preprocess.pipeline.Pipeline` of ``labels``' cleaner (or the cleaning options') with
+    :class:`LinesBefore` after Parse."""
     from preprocess.pipeline import Pipeline
     from preprocess.steps.parse import Parse
 
-    pipe = Pipeline(labels.clean_options())
+    pipe = Pipeline(labels.clean_options() if isinstance(labels, LabelOptions) else labels)
     at = next(i for i, s in enumerate(pipe.steps) if isinstance(s, Parse)) + 1
     pipe.steps.insert(at, LinesBefore())
     return pipe

@@ -44,8 +44,6 @@ def lines_with_link_density(minimal_html: str) -> list[Line]:
 
 
 MAX_TITLE_CHARS = 500
-# doc.meta key: (lines a cleaner made from the blocks it kept, whether the tree's <title> stays): written as they are
-KEPT_LINES = "kept_lines"
 
 
 def clean_title(raw: str) -> tuple[str, bool]:
@@ -66,6 +64,7 @@ def clean_title(raw: str) -> tuple[str, bool]:
 
 class TagRemoval(Step):
     name = "tags"
+    accepts = ("handed",)  # lines the step before wrote (Document.handed): written as they are, the tree's title kept
 
     def __init__(self, line_features: bool = False):
         super().__init__()
@@ -83,14 +82,14 @@ class TagRemoval(Step):
             if unwrapped:
                 self.stats.update("parse.noscript_unwrapped")  # the name the tree path counts it under
         else:
-            handed, titled = doc.meta.pop(KEPT_LINES, (None, True))
-            title = tree.title if titled else ""
+            handed, doc.handed = doc.handed, None
+            title = tree.title
         doc.title, cut = clean_title(title)
         if cut:
             self.stat_update("title_cut")
         if tree is None:
             doc.set_text(text)
-        elif handed is not None:  # the learned cleaner's kept blocks, as lines (its hand_off)
+        elif handed is not None:  # the learned cleaner's kept blocks, as lines (Document.handed)
             doc.lines = handed
         elif self.line_features:
             doc.lines = lines_with_link_density(

@@ -7,8 +7,10 @@ neighbours, readability's and Baisa's page-level evidence, tag path, class/id
 tokens) and the gradient-boosted trees of ``model.py`` score it. ``<body>`` is
 then replaced by one ``<p>`` per kept block, so tag removal writes exactly those
 blocks and every later filter works as after any other cleaner. Where tag removal comes right after this step
-(``pipeline.build_steps`` sets ``hand_off``), the kept blocks go to it as lines instead (``KEPT_LINES``): the
-lines it would write from those paragraphs, without re-parsing them into the tree and extracting them again.
+(it declares ``provides = ("handed",)``, tag removal ``accepts`` it; ``pipeline.build_steps`` calls ``hand_to``),
+the kept blocks go to it as lines instead (``Document.handed``): the lines it would write from those paragraphs,
+without re-parsing them into the tree and extracting them again. A ``<title>`` inside ``<body>`` (raw CleanEval
+pages) is moved to ``<head>`` first, so either way tag removal writes the title it writes without this cleaner.
 With ``--drop-hinted`` the hint rule has
 pruned the page before, and kept blocks under a comment thread's name are dropped after the model. Trained by
 ``scripts/train_learned.py``; measured leave-one-set-out (README, Results).
@@ -26,12 +28,12 @@ from preprocess.cleaners.learned.features import TokenVocab, feature_names, page
 from preprocess.cleaners.learned.model import BlockModel, load_model
 from preprocess.document import Document, Line
 from preprocess.steps.base import BuildContext, Step
-from preprocess.steps.tags import KEPT_LINES
 
 
 class LearnedCleaner(Step):
     name = "learned"
     uses = ("hints",)  # --drop-hinted's step: its rule is applied here by the compiled scan
+    provides = ("handed",)  # the kept blocks as lines, for tag removal right after it (hand_to)
 
     def __init__(self, model: BlockModel, drop_comments: bool = False, hints=None):
         super().__init__()
@@ -45,8 +47,11 @@ class LearnedCleaner(Step):
         # stays, unless every kept block is under one (a body class or a wrapper around the whole page).
         self.drop_comments = drop_comments
         self.hints = hints  # a deferred HintFilter whose rule split_body applies (None: none, or done on the tree)
-        self.hand_off = False  # tag removal comes next and takes the kept blocks as lines (pipeline.build_steps)
+        self.hand_off = False  # tag removal comes next and takes the kept blocks as lines (hand_to)
         self.line_features = False  # ... with their link density (tag removal's line_features)
+
+    def hand_to(self, after: Step, fields: set[str]) -> None:
+        self.hand_off, self.line_features = True, after.line_features
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "LearnedCleaner":
@@ -71,11 +76,11 @@ class LearnedCleaner(Step):
         kept = [i for i, k in enumerate(keep) if k]
         self.stat_update("blocks_kept", len(kept))
         self.stat_update("blocks_dropped", len(page.texts) - len(kept))
+        keep_title(doc.tree)
         if self.hand_off:
             lines = kept_lines(page, kept, self.line_features)
-            if lines is not None:  # (with the title the tree keeps: <body>'s own <title> would go with it)
-                head = doc.tree.head
-                doc.meta[KEPT_LINES] = (lines, head is not None and head.query_selector("title") is not None)
+            if lines is not None:
+                doc.handed = lines
                 return doc
         body.html = "".join(_block_html(page.texts[i], page.link_chars[i]) for i in kept)
         return doc
@@ -89,6 +94,18 @@ class LearnedCleaner(Step):
             return keep
         self.stat_update("comment_blocks_dropped", int(thread.sum()))
         return keep & ~thread
+
+
+def keep_title(tree) -> None:
+    """A ``<title>`` that sits in ``<body>`` (and none in ``<head>``) moved into ``<head>``, where replacing the
+    body leaves it: ``tree.title`` (the first ``<title>`` of the page, what tag removal writes) is unchanged."""
+    head = tree.head
+    if head is None or head.query_selector("title") is not None:
+        return
+    title = tree.body.query_selector("title")
+    if title is not None:
+        title.parent.remove_child(title)
+        head.append_child(title)
 
 
 def kept_lines(page, kept: list[int], link_density: bool) -> list[Line] | None:
