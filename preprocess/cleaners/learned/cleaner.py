@@ -70,7 +70,11 @@ class LearnedCleaner(Step):
         if not page.texts:
             self.stat_update("no_blocks")  # (split_body left the tree pruned for tag removal)
             return doc
-        keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
+        margin = self.model.margin(page_features(page, doc.tree.title or "", self.vocab))
+        keep = self.model.above(margin)
+        if not keep.any():  # a page of text never leaves empty: its most probable block stays
+            keep[int(np.argmax(margin))] = True
+            self.stat_update("best_block_kept")
         if self.drop_comments:
             keep = self._drop_comments(keep, thread_blocks(page))
         kept = [i for i, k in enumerate(keep) if k]
