@@ -142,12 +142,14 @@ def test_model_option_round_trips_and_a_missing_or_mismatched_model_is_refused(t
         clean(PAGE, learned_model=str(bad))
     names = feature_names(TokenVocab([]))
     drop_all = tmp_path / "drop.json"
-    # no block reaches the threshold (long blocks score higher): the title and the most probable block stay
-    drop_all.write_text(json.dumps(stump(names, "log_chars", 5.0, -5.0, -4.0)))
+    drop_all.write_text(json.dumps(stump(names, "log_chars", 5.0, -5.0, -4.0)))  # long blocks score higher
     out, stats = clean(PAGE, learned_model=str(drop_all))
-    assert out[0]["contents"] == "All about bees\n" + ARTICLE
+    assert out[0]["contents"] == "All about bees"  # every block dropped: the title stays
+    assert stats.counts["learned.blocks_dropped"] > 0 and not stats.counts["learned.blocks_kept"]
+    # without a title the page would be written empty (skipped): its most probable block stays instead
+    out, stats = clean(PAGE.replace(b"<title>All about bees</title>", b""), learned_model=str(drop_all))
+    assert out[0]["contents"] == ARTICLE
     assert stats.counts["learned.best_block_kept"] == 1 and stats.counts["learned.blocks_kept"] == 1
-    assert stats.counts["learned.blocks_dropped"] > 0
 
 
 def test_shipped_model_beats_tag_removal_on_real_pages():
@@ -196,7 +198,7 @@ def test_eval_cleaning_picks_each_sets_own_model_for_leave_one_set_out(tmp_path)
     (kept, _, status_k, _), (dropped, _, status_d, _) = results
     assert status_k == status_d == "ok"
     assert ARTICLE in kept and "Home" in kept
-    assert dropped == "All about bees\n" + ARTICLE  # none reaches the threshold: the most probable block stays
+    assert dropped == "All about bees"
 
 
 def test_with_drop_hinted_a_comment_thread_the_hint_rule_spares_is_dropped_but_never_the_whole_page(tmp_path):

@@ -72,7 +72,9 @@ class LearnedCleaner(Step):
             return doc
         margin = self.model.margin(page_features(page, doc.tree.title or "", self.vocab))
         keep = self.model.above(margin)
-        if not keep.any():  # a page of text never leaves empty: its most probable block stays
+        if not keep.any() and not (doc.tree.title or "").strip():
+            # a page of text is never written empty (and skipped): without a title, its most probable block
+            # stays (with a title, nothing: a page whose main content is missing, WCXB's empty-gold pages)
             keep[int(np.argmax(margin))] = True
             self.stat_update("best_block_kept")
         if self.drop_comments:
