@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled twins of ``features.numeric_python`` (with ``context.page_context``) and ``context.path_or``."""
+"""Compiled twins of ``features.numeric_python`` (with ``context.page_context``), ``groups.group_columns`` and
+``context.path_or``."""
 from libc.stdint cimport int64_t, uint64_t
 
 import numpy as np
@@ -257,3 +258,56 @@ def block_bits(float[:, ::1] out, Py_ssize_t col, const int64_t[::1] owner, cons
                     out[b, own_tok + t] = 1
                 if path_tok[own, t >> 6] >> (t & 63) & 1:
                     out[b, path_toks + t] = 1
+
+
+def groups(float[:, ::1] out, Py_ssize_t col, const int64_t[::1] owner, const int64_t[::1] sig,
+           const int64_t[::1] el_parent, const int64_t[::1] el_start, const int64_t[::1] el_end,
+           const double[::1] chars, const double[::1] link, double total):
+    """``groups.group_columns`` written into ``out[:, col:col + 8]``: the same sums in the same order (element
+    order for the signatures, block order for the parent groups), so the two agree to the bit."""
+    cdef Py_ssize_t n = owner.shape[0], n_el = sig.shape[0], n_sig = 0, e, b, s, best = -1
+    cdef int64_t level, parent
+    cdef double top = 0, v
+    if n == 0 or n_el == 0:
+        return
+    for e in range(n_el):
+        if sig[e] + 1 > n_sig:
+            n_sig = sig[e] + 1
+    count_a, share_a = np.zeros(n_sig), np.zeros(n_sig)
+    chars_a, link_a = np.zeros(n_sig), np.zeros(n_sig)
+    cdef double[::1] count = count_a, share = share_a, group_chars = chars_a, group_link = link_a
+    with nogil:
+        for e in range(n_el):
+            count[sig[e]] += 1
+            share[sig[e]] += <double>el_end[e] - <double>el_start[e]
+        for s in range(n_sig):
+            share[s] = share[s] / total
+            if share[s] > 1.0:
+                share[s] = 1.0
+            v = share[s] if count[s] >= 3 else 0.0
+            if v > top:
+                top, best = v, s
+        for b in range(n):  # the parent groups' characters and links, before their density is read
+            level = owner[b]
+            parent = el_parent[level] if level >= 0 else -1
+            if parent >= 0:
+                group_chars[sig[parent]] += chars[b]
+                group_link[sig[parent]] += link[b]
+        for b in range(n):
+            level = owner[b]
+            for e in range(3):
+                if level < 0:  # (out is zero where nothing is written)
+                    break
+                s = sig[level]
+                if e == 0:
+                    out[b, col] = <float>log1p(count[s])
+                    out[b, col + 1] = <float>share[s]
+                elif e == 1:
+                    out[b, col + 2] = <float>log1p(count[s])
+                    out[b, col + 3] = <float>share[s]
+                    out[b, col + 4] = <float>(group_link[s] / (group_chars[s] if group_chars[s] > 1 else 1))
+                    out[b, col + 5] = 1 if s == best else 0
+                else:
+                    out[b, col + 6] = <float>log1p(count[s])
+                    out[b, col + 7] = <float>share[s]
+                level = el_parent[level]

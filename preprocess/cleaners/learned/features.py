@@ -201,8 +201,12 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     if compiled.ON:
         out = np.zeros((n, N_NUMERIC + 3 * n_tags + 2 * n_tok), dtype=np.float32)
         sig = signature_ids(page)
-        out[:, :N_SCANNED] = numeric_compiled(page, title, owner, el_tag, el_parent, depth, sig)
-        out[:, N_SCANNED:N_NUMERIC] = _groups(page, owner, sig)
+        counts = text_counts_of(page.texts, title)
+        out[:, :N_SCANNED] = numeric_compiled(page, counts, owner, el_tag, el_parent, depth, sig)
+        if n_el:
+            compiled._columns.groups(out, N_SCANNED, owner, sig, el_parent, np.asarray(page.el_start, dtype=np.int64),
+                                     np.asarray(page.el_end, dtype=np.int64), np.ascontiguousarray(counts[:, 0]),
+                                     np.asarray(page.link_chars, dtype=np.float64), float(max(page.chars, 1)))
         if n_el:
             compiled._columns.block_bits(out, N_NUMERIC, owner, el_tag, el_parent, path_tag, tok, path_tok, n_tags,
                                          n_tok)
@@ -238,7 +242,8 @@ def _groups(page: Page, owner: np.ndarray, sig: np.ndarray) -> np.ndarray:
 def signature_ids(page: Page) -> np.ndarray:
     """Per element: a number for its tag and class/id value (its signature), 0, 1, ... in order of first use."""
     keys = list(zip(page.el_tag, page.el_names))
-    index = {k: i for i, k in enumerate(dict.fromkeys(keys))}
+    first = dict.fromkeys(keys)
+    index = dict(zip(first, range(len(first))))
     return np.fromiter(map(index.__getitem__, keys), np.int64, len(keys))
 
 
@@ -247,10 +252,10 @@ def _signatures(sig: np.ndarray) -> np.ndarray:
     return np.bincount(sig)[sig].astype(np.float64) if len(sig) else np.zeros(0)
 
 
-def numeric_compiled(page: Page, title: str, owner: np.ndarray, el_tag: np.ndarray, el_parent: np.ndarray,
+def numeric_compiled(page: Page, counts: np.ndarray, owner: np.ndarray, el_tag: np.ndarray, el_parent: np.ndarray,
                      depth: np.ndarray, sig: np.ndarray) -> np.ndarray:
-    """:func:`numeric_python` by the compiled ``_columns.numeric``: the same columns, to the bit."""
-    counts = text_counts_of(page.texts, title)
+    """:func:`numeric_python`'s columns before the groups, by the compiled ``_columns.numeric`` from the page's
+    :func:`text_counts_of`: the same columns, to the bit."""
     as_int = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
     return compiled._columns.numeric(counts, np.asarray(page.link_chars, dtype=np.float64), owner, as_int(page.start),
                                      el_tag, el_parent, depth, as_int(page.el_start), as_int(page.el_end),
