@@ -70,13 +70,7 @@ class LearnedCleaner(Step):
         if not page.texts:
             self.stat_update("no_blocks")  # (split_body left the tree pruned for tag removal)
             return doc
-        margin = self.model.margin(page_features(page, doc.tree.title or "", self.vocab))
-        keep = self.model.above(margin)
-        if not keep.any() and not (doc.tree.title or "").strip():
-            # a page of text is never written empty (and skipped): without a title, its most probable block
-            # stays (with a title, nothing: a page whose main content is missing, WCXB's empty-gold pages)
-            keep[int(np.argmax(margin))] = True
-            self.stat_update("best_block_kept")
+        keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
         if self.drop_comments:
             keep = self._drop_comments(keep, thread_blocks(page))
         kept = [i for i, k in enumerate(keep) if k]

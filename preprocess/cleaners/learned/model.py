@@ -62,11 +62,7 @@ class BlockModel:
 
     def keep(self, X: np.ndarray) -> np.ndarray:
         """Boolean per block: probability of content at or above the model's threshold."""
-        return self.above(self.margin(X))
-
-    def above(self, margin: np.ndarray) -> np.ndarray:
-        """Boolean per :meth:`margin`: probability at or above the threshold."""
-        return 1.0 / (1.0 + np.exp(-margin)) >= self.threshold
+        return 1.0 / (1.0 + np.exp(-self.margin(X))) >= self.threshold
 
 
 def _siblings_adjacent(feature, limit, left, right, value):
