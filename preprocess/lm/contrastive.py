@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import unicodedata
+import warnings
+from importlib import metadata
 from itertools import repeat
 from pathlib import Path
 
@@ -122,11 +125,21 @@ class Pair:
         self.boiler = kenlm.Model(str(folder / BOILER))
         self.vocab = frozenset((folder / VOCAB).read_text(encoding="utf-8").split())
         self._known = dict(zip(self.vocab, self.vocab))  # word -> itself: OOV mapping as one C-level map
+        self._compiled = compiled_pair(self.content, self.boiler, self.vocab)
 
     def score_norm(self, norm: str) -> float:
         return self.score_many([norm])[0]
 
     def score_many(self, norms: list[str]) -> list[float]:
+        """``score_norm`` of each text: the compiled twin (``_pair.pyx``) where built, else the Python loop."""
+        if self._compiled is None:
+            return self.score_many_python(norms)
+        return self._compiled.score_many(norms, LOG2_10, self._score_one_python)
+
+    def _score_one_python(self, norm: str) -> float:
+        return self.score_many_python([norm])[0]
+
+    def score_many_python(self, norms: list[str]) -> list[float]:
         """``score_norm`` of each text: one loop, each text encoded once for both models."""
         known, content, boiler = self._known.get, self.content.score, self.boiler.score
         out = []
@@ -135,6 +148,35 @@ class Pair:
             text = " ".join(map(known, toks, repeat(OOV))).encode()  # each word, or OOV outside the vocabulary
             out.append((boiler(text) - content(text)) * LOG2_10 / (len(toks) + 1))
         return out
+
+
+def compiled_pair(content, boiler, vocab):
+    """The compiled twin of :meth:`Pair.score_many_python` for these models, or None (a warning, once, says
+    why) where it was not built, was built against another KenLM version or ``WEBPRUNE_PURE_PYTHON`` is set."""
+    global _PAIR_WARNED
+    if os.environ.get("WEBPRUNE_PURE_PYTHON"):
+        return None
+    try:
+        from preprocess.lm import _pair
+    except ImportError:
+        why = "it was not built (scripts/setup.sh builds it with a C++ compiler, after scripts/build_kenlm.sh)"
+    else:
+        installed = metadata.version("kenlm")
+        try:
+            if _pair.KENLM_VERSION != installed:
+                raise ValueError(f"it was built against KenLM {_pair.KENLM_VERSION}, kenlm {installed} is "
+                                 "installed (run scripts/setup.sh again)")
+            return _pair.CompiledPair(content, boiler, vocab, OOV)
+        except ValueError as exc:
+            why = str(exc)
+    if not _PAIR_WARNED:
+        _PAIR_WARNED = True
+        warnings.warn(f"contrastive scoring runs in Python (same scores, slower): the compiled pair is not used: "
+                      f"{why}", RuntimeWarning, stacklevel=2)
+    return None
+
+
+_PAIR_WARNED = False
 
 
 class ContrastiveScorer:
