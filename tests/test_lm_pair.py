@@ -32,8 +32,17 @@ def pair(model):
     return p
 
 
-def same(a: list[float], b: list[float]) -> bool:
-    return [x.hex() for x in a] == [x.hex() for x in b]
+def same(a: list, b: list) -> bool:
+    return [x if x is None else x.hex() for x in a] == [x if x is None else x.hex() for x in b]
+
+
+def worded_python(pair, norms: list[str]) -> list:
+    """``score_worded`` as the Python twin gives it."""
+    compiled, pair._compiled = pair._compiled, None
+    try:
+        return pair.score_worded(norms)
+    finally:
+        pair._compiled = compiled
 
 
 def test_equal_on_every_shared_page(pair):
@@ -47,6 +56,7 @@ def test_equal_on_every_shared_page(pair):
     for row in rows:
         norms = normalize_many([row["title"], *row["contents"].split("\n")])
         assert same(pair.score_many(norms), pair.score_many_python(norms)), row["id"]
+        assert same(pair.score_worded(norms), worded_python(pair, norms)), row["id"]
         n += len(norms)
         oov += sum(t not in pair.vocab for x in norms for t in x.split())
     assert n > 100_000 and oov > 100_000  # a vocabulary of 40 pages: both branches of the mapping are taken
@@ -54,7 +64,8 @@ def test_equal_on_every_shared_page(pair):
 
 @pytest.mark.parametrize("text", ["", " ", "the", "the  cat\tsat\nhere", "zzqx unseenword", "a\x00b the",
                                   "the\x1ccat", "the\u00a0cat", "the\u3000cat", "the\u2028cat", "café ｆｕｌｌ",
-                                  "日 本 語", "🙂 the", "x" * 5000, "\ud800 the"])
+                                  "日 本 語", "🙂 the", "x" * 5000, "\ud800 the", "!!! ---", "|", "_", "٣", "①",
+                                  "\u00b2", "- \x00 ."])
 def test_equal_on_edge_cases(pair, text):
     try:
         want = pair.score_many_python([text])
@@ -63,6 +74,7 @@ def test_equal_on_edge_cases(pair, text):
             pair.score_many([text])
         return
     assert same(pair.score_many([text]), want)
+    assert same(pair.score_worded([text]), worded_python(pair, [text]))
 
 
 def test_equal_on_random_text(pair):
@@ -71,6 +83,12 @@ def test_equal_on_random_text(pair):
     seps = [" ", " ", " ", "  ", "\t", "\n", "\x0b", "\x1c", "\u00a0", "\x00"]
     texts = ["".join(rng.choice(words) + rng.choice(seps) for _ in range(rng.randrange(0, 30))) for _ in range(5000)]
     assert same(pair.score_many(texts), pair.score_many_python(texts))
+    marks = ["!", "-", "|", "..", "\u00b2", "٣", "_"]
+    texts += [" ".join(rng.choice(marks) for _ in range(rng.randrange(0, 6))) for _ in range(2000)]
+    rng.shuffle(texts)
+    got = pair.score_worded(texts)
+    assert same(got, worded_python(pair, texts))
+    assert 100 < got.count(None) < 2000  # texts without a word are None, the others scored
 
 
 def test_a_model_object_of_another_layout_is_refused_and_the_python_loop_runs(pair, monkeypatch):

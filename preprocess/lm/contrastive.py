@@ -136,6 +136,14 @@ class Pair:
             return self.score_many_python(norms)
         return self._compiled.score_many(norms, LOG2_10, self._score_one_python)
 
+    def score_worded(self, norms: list[str]) -> list[float | None]:
+        """``score_many``, with None for a text without a word character (``has_word``)."""
+        if self._compiled is None:
+            words = list(map(has_word, norms))
+            scores = iter(self.score_many_python([n for n, w in zip(norms, words) if w]))
+            return [next(scores) if w else None for w in words]
+        return self._compiled.score_many(norms, LOG2_10, self._score_one_python, True)
+
     def _score_one_python(self, norm: str) -> float:
         return self.score_many_python([norm])[0]
 
