@@ -30,13 +30,12 @@ import json
 import math
 import os
 import re
-import unicodedata
 import warnings
 from importlib import metadata
 from itertools import repeat
 from pathlib import Path
 
-from preprocess.lm.normalize import _QUOTES, normalize, split_cjk, tokens
+from preprocess.lm.normalize import nfkc_quotes, normalize, tokens_lines
 
 CARD = "contrastive.json"
 CONTENT, BOILER, VOCAB = "content.bin", "boilerplate.bin", "vocab.txt"
@@ -100,14 +99,14 @@ def normalize_many(texts: list[str]) -> list[str]:
     """``[normalize(t) for t in texts]``, with one casefold, digit and split pass over the joined text."""
     if not texts:
         return []
-    text = "\n".join(t if t.isascii() else unicodedata.normalize("NFKC", t).translate(_QUOTES) for t in texts)
+    text = "\n".join(t if t.isascii() else nfkc_quotes(t) for t in texts)
     text = text.casefold()
     if "`" in text or "''" in text:
         text = text.replace("``", '"').replace("''", '"')
-    parts = (text if text.isascii() else split_cjk(text)).split("\n")
+    parts = tokens_lines(text, not text.isascii())
     if len(parts) != len(texts):  # a text held a newline (or NFKC made one): one at a time
         return [normalize(t) for t in texts]
-    return [tokens(p) for p in parts]
+    return parts
 
 
 def map_oov(norm: str, vocab) -> str:
