@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from preprocess.document import Document
-from preprocess.lm import contrastive as C
+from preprocess.lm import pair as P
 from preprocess.lm.contrastive import ContrastiveScorer, normalize_many
 from preprocess.options import CleanOptions
 from preprocess.pipeline import Pipeline
@@ -93,10 +93,10 @@ def test_equal_on_random_text(pair):
 
 def test_a_model_object_of_another_layout_is_refused_and_the_python_loop_runs(pair, monkeypatch):
     with pytest.raises(ValueError, match="layout"):
-        _pair.CompiledPair(object(), pair.boiler, pair.vocab, C.OOV)
+        _pair.CompiledPair(object(), pair.boiler, pair.vocab, P.OOV)
     monkeypatch.setattr(_pair, "KENLM_VERSION", "0.0.0")
-    monkeypatch.setattr(C, "_PAIR_WARNED", False)
+    monkeypatch.setattr(P, "_PAIR_WARNED", False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        assert C.compiled_pair(pair.content, pair.boiler, pair.vocab) is None
+        assert P.compiled_pair(pair.content, pair.boiler, pair.vocab) is None
     assert "built against KenLM 0.0.0" in str(caught[0].message)
