@@ -54,5 +54,5 @@ fi
 "$VENV/bin/python" -c 'import preprocess.lm._pair' 2>/dev/null \
   || say "warning: the contrastive pair's compiled part did not build (it needs a C++ compiler and KenLM's headers" \
          "from scripts/build_kenlm.sh; log: build/pair-build.log); contrastive pruning scores in Python, same scores," \
-         "about 1.7x its time"
+         "about twice its scoring time"
 say "ready: $VENV/bin/webprune"

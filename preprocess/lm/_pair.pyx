@@ -7,7 +7,7 @@ It calls the models the ``kenlm`` module loaded, through KenLM's virtual interfa
 version, ``scripts/build_kenlm.sh``), and sums exactly as that module's ``score`` does (KenLM's
 ``ScoreSentence``: a C ``float`` per model, in token order, ``</s>`` last), so the scores are the same floats.
 A text the Python twin would split differently (a NUL byte, which ends KenLM's C string, or a whitespace
-character outside ASCII's six) or cannot encode is left to ``fallback``. ``pair_scorer`` checks the
+character outside ASCII's six) or cannot encode is left to ``fallback``. ``CompiledPair`` checks the
 ``kenlm.Model`` object's layout before using it and raises ValueError where it does not match.
 """
 from cpython.ref cimport PyObject
