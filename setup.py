@@ -1,12 +1,31 @@
 """The compiled twins: the learned cleaner's (``preprocess/cleaners/learned/_*.pyx``, see ``compiled.py``), the
-streaming tag remover's (``preprocess/steps/stream/_scan.pyx``) and the normaliser's (``preprocess/lm/_tokens.pyx``).
+streaming tag remover's (``preprocess/steps/stream/_scan.pyx``), the normaliser's (``preprocess/lm/_tokens.pyx``)
+and the contrastive pair's (``preprocess/lm/_pair.pyx``, C++ against KenLM's headers from the sdist that
+``scripts/build_kenlm.sh`` unpacks under ``build/kenlm``: built only where they are, so ``scripts/setup.sh``
+builds it again after that script).
 
 Optional: when they cannot be built, webprune runs the Python code they mirror, with the same output, slower.
 Everything else about the package is in pyproject.toml.
 """
+from pathlib import Path
+
 from setuptools import Extension, setup
+
+
+def kenlm_pair() -> list[Extension]:
+    """The pair's extension, where KenLM's headers are unpacked (the newest sdist version there)."""
+    srcs = sorted(Path(__file__).resolve().parent.glob("build/kenlm/src-*/lm/virtual_interface.hh"))
+    if not srcs:
+        return []
+    src = srcs[-1].parent.parent
+    version = src.name.removeprefix("src-")
+    return [Extension("preprocess.lm._pair", ["preprocess/lm/_pair.pyx"], language="c++", optional=True,
+                      include_dirs=[str(src)], extra_compile_args=["-std=c++17"],
+                      define_macros=[("WEBPRUNE_KENLM_VERSION", f'"{version}"')])]
+
 
 setup(ext_modules=[Extension(f"preprocess.cleaners.learned.{name}", [f"preprocess/cleaners/learned/{name}.pyx"],
                              optional=True) for name in ("_scan", "_text", "_columns", "_trees")]
       + [Extension("preprocess.steps.stream._scan", ["preprocess/steps/stream/_scan.pyx"], optional=True),
-         Extension("preprocess.lm._tokens", ["preprocess/lm/_tokens.pyx"], optional=True)])
+         Extension("preprocess.lm._tokens", ["preprocess/lm/_tokens.pyx"], optional=True)]
+      + kenlm_pair())

@@ -58,9 +58,20 @@ def sentences_of_lines(lines) -> Iterator[tuple[int, str]]:
 
 
 def sentences_of_texts(texts) -> Iterator[tuple[int, str]]:
+    """:func:`split_line` of each piece of each line, inlined (a page has ~150 lines, most of one sentence)."""
+    segment = sentencex.segment
     for i, line in enumerate(texts):
         if not line.strip():
             continue
         for start in range(0, len(line), MAX_LINE_CHARS):
-            for s in split_line(line[start:start + MAX_LINE_CHARS]):
-                yield i, s
+            piece = line[start:start + MAX_LINE_CHARS] if len(line) > MAX_LINE_CHARS else line
+            try:
+                pieces = segment("en", piece)
+            except UnicodeError:  # lone surrogates: keep the line whole rather than lose it
+                pieces = [piece]
+            if len(pieces) > 1:
+                pieces = merge_pieces(pieces)
+            for p in pieces:
+                p = p.strip()
+                if p:
+                    yield i, p

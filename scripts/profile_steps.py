@@ -300,7 +300,7 @@ def probe_prune(entries, model_path: str) -> list[tuple[str, float, str]]:
 def probe_contrastive(entries, model_path: str) -> list[tuple[str, float, str]]:
     """The contrastive pruner's parts, as ContrastivePrune.process runs them (language, segment, normalise, score)."""
     from preprocess.filters.prune.contrastive import ContrastivePrune
-    from preprocess.lm.contrastive import has_word, normalize_many
+    from preprocess.lm.contrastive import normalize_many
     from preprocess.lm.lang import page_text
     from preprocess.segment import sentences_of_lines
 
@@ -321,7 +321,7 @@ def probe_contrastive(entries, model_path: str) -> list[tuple[str, float, str]]:
         c2 = clock()
         norms = normalize_many(sents)
         c3 = clock()
-        pair.score_many([x for x in norms if has_word(x)])
+        pair.score_worded(norms)
         c4 = clock()
         t_lang, t_seg, t_norm, t_lm = t_lang + c1 - c0, t_seg + c2 - c1, t_norm + c3 - c2, t_lm + c4 - c3
         n_sent += len(sents)
@@ -329,7 +329,7 @@ def probe_contrastive(entries, model_path: str) -> list[tuple[str, float, str]]:
             (f"segment (sentences_of_lines): {n_sent} sentences", t_seg,
              f"{n_sent / t_seg:,.0f} sent/s" if t_seg else ""),
             ("normalize_many", t_norm, f"{n_sent / t_norm:,.0f} sent/s" if t_norm else ""),
-            ("vocabulary + 2 KenLM scores (score_many)", t_lm, f"{n_sent / t_lm:,.0f} sent/s" if t_lm else "")]
+            ("words, vocabulary + 2 KenLM scores (score_worded)", t_lm, f"{n_sent / t_lm:,.0f} sent/s" if t_lm else "")]
 
 
 def floor_rows(docs) -> list[tuple[str, float, str]]:

@@ -48,3 +48,27 @@ def test_equal_on_every_line_of_the_shared_pages():
         folded = N.split_cjk(line.casefold())
         assert compiled_tokens(folded) == N.tokens_python(folded)
     assert normalize_many(lines[:5000]) == [N.normalize(t) for t in lines[:5000]]
+
+
+def test_lines_pass_equals_the_regex_passes_line_by_line():
+    from preprocess.lm._tokens import tokens_lines
+
+    rng = random.Random(23)
+    pool = "aZ_09 \t\n\n.,;'\"-()٣५①²ßé\u0301\u00a0\u3000日本語カナ々〇ー・\U00020001\U0002a6e0한국🙂\x1c\x85#"
+    cases = ["", "\n", "\n\n", "a\nb", "日本12語\nx", "〇12", "12日34", "a日b", "カナ・ー"]
+    cases += ["".join(rng.choice(pool) for _ in range(rng.randrange(0, 60))) for _ in range(20000)]
+    pages = [f.read_text(encoding="utf-8", errors="replace").casefold() for f in sorted(shared("cleaning").glob("*/gold/*"))]
+    assert len(pages) > 2000
+    for text in cases + pages:
+        for cjk in (False, True):
+            assert tokens_lines(text, cjk) == N.tokens_lines_python(text, cjk), (repr(text), cjk)
+
+
+def test_quotes_are_translated_only_where_there_is_one_and_the_result_is_the_same():
+    import unicodedata
+
+    rng = random.Random(5)
+    pool = "a “”„«»‘’‚–—ﬁ①Ａ e\u0301 ‛″"
+    for _ in range(5000):
+        text = "".join(rng.choice(pool) for _ in range(rng.randrange(0, 20)))
+        assert N.nfkc_quotes(text) == unicodedata.normalize("NFKC", text).translate(N._QUOTES), repr(text)

@@ -132,6 +132,7 @@ USER_ERRORS = (ValueError, OSError, RuntimeError, LookupError)  # bad arguments,
 
 
 def main(argv: list[str] | None = None) -> int:
+    from_console = argv is None  # the `webprune` command (tests call main(argv) and keep their Ray)
     argv = sys.argv[1:] if argv is None else argv
     from preprocess.registry import PLUGIN_ERRORS
 
@@ -154,7 +155,12 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         with SigtermInterrupts():  # SIGTERM stops a command as Ctrl-C does
-            return a.func(a)
+            code = a.func(a)
+        if from_console:  # the process exits next: Ray goes now, quicker than by its exit hook
+            from preprocess.executor import shutdown_ray_at_exit
+
+            shutdown_ray_at_exit()
+        return code
     except KeyboardInterrupt as exc:
         resumable = a.command in ("preprocess", "run", "lm", "example")
         print(f"webprune {a.command}: interrupted" + ("; run the same command again to resume" if resumable else ""),

@@ -27,23 +27,17 @@ with a card is a finished model.
 from __future__ import annotations
 
 import json
-import math
 import re
-import unicodedata
-from itertools import repeat
 from pathlib import Path
 
-from preprocess.lm.normalize import _QUOTES, normalize, split_cjk, tokens
+from preprocess.lm.normalize import nfkc_quotes, normalize, tokens_lines
+from preprocess.lm.pair import BOILER, CONTENT, LOG2_10, OOV, VOCAB, Pair, has_word  # noqa: F401 (the model's names)
 
 CARD = "contrastive.json"
-CONTENT, BOILER, VOCAB = "content.bin", "boilerplate.bin", "vocab.txt"
 ANY = "*"  # the one pair of a version-1 model
-OOV = "_unk_"  # every word outside the shared vocabulary, in training text and when scoring
-LOG2_10 = math.log2(10)
 # bits per token; chosen on the shared cleaning sets (README, "Contrastive pruning"): at 3 bits a sentence is
 # 8x more likely under the boilerplate model than under the content model
 DEFAULT_THRESHOLD = 3.0
-_WORD = re.compile(r"\w")
 _LETTER = re.compile(r"[^\W\d_]")
 # a page of a language without a pair is scored by a pair whose vocabulary holds this share of its words: on
 # WCXB's development pages under the English pair of the shared cleaning sets, English pages cover 0.90-1.0
@@ -97,44 +91,19 @@ def normalize_many(texts: list[str]) -> list[str]:
     """``[normalize(t) for t in texts]``, with one casefold, digit and split pass over the joined text."""
     if not texts:
         return []
-    text = "\n".join(t if t.isascii() else unicodedata.normalize("NFKC", t).translate(_QUOTES) for t in texts)
+    text = "\n".join(t if t.isascii() else nfkc_quotes(t) for t in texts)
     text = text.casefold()
     if "`" in text or "''" in text:
         text = text.replace("``", '"').replace("''", '"')
-    parts = (text if text.isascii() else split_cjk(text)).split("\n")
+    parts = tokens_lines(text, not text.isascii())
     if len(parts) != len(texts):  # a text held a newline (or NFKC made one): one at a time
         return [normalize(t) for t in texts]
-    return [tokens(p) for p in parts]
+    return parts
 
 
 def map_oov(norm: str, vocab) -> str:
     """Normalised text with every word outside ``vocab`` replaced by ``OOV``."""
     return " ".join(t if t in vocab else OOV for t in norm.split())
-
-
-class Pair:
-    """One language's two models (memory-mapped) and vocabulary; ``score_norm`` takes :func:`normalize`-d text."""
-
-    def __init__(self, folder: Path):
-        import kenlm
-
-        self.content = kenlm.Model(str(folder / CONTENT))
-        self.boiler = kenlm.Model(str(folder / BOILER))
-        self.vocab = frozenset((folder / VOCAB).read_text(encoding="utf-8").split())
-        self._known = dict(zip(self.vocab, self.vocab))  # word -> itself: OOV mapping as one C-level map
-
-    def score_norm(self, norm: str) -> float:
-        return self.score_many([norm])[0]
-
-    def score_many(self, norms: list[str]) -> list[float]:
-        """``score_norm`` of each text: one loop, each text encoded once for both models."""
-        known, content, boiler = self._known.get, self.content.score, self.boiler.score
-        out = []
-        for norm in norms:
-            toks = norm.split()
-            text = " ".join(map(known, toks, repeat(OOV))).encode()  # each word, or OOV outside the vocabulary
-            out.append((boiler(text) - content(text)) * LOG2_10 / (len(toks) + 1))
-        return out
 
 
 class ContrastiveScorer:
@@ -250,7 +219,3 @@ def write_card(output: Path, card: dict) -> None:
     tmp = output / (CARD + ".tmp")
     tmp.write_text(json.dumps(card, indent=1, ensure_ascii=False), encoding="utf-8")
     tmp.replace(output / CARD)  # last: a directory with a card is a finished model
-
-
-def has_word(norm: str) -> bool:
-    return bool(_WORD.search(norm))

@@ -27,12 +27,19 @@ _CJK = re.compile("[\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\
                   "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'", "‚": "'",
                          "–": "-", "—": "-"})
+_QUOTE_CHARS = re.compile("[" + "".join(map(chr, _QUOTES)) + "]")  # translate is slow on non-ASCII text: only if needed
 _WIKITEXT = re.compile(r"\s@([-.,])@\s")
+
+
+def nfkc_quotes(text: str) -> str:
+    """Steps 1 and 3's quotes: NFKC, then typographic quotes and dashes unified (non-ASCII text only)."""
+    text = unicodedata.normalize("NFKC", text)
+    return text.translate(_QUOTES) if _QUOTE_CHARS.search(text) else text
 
 
 def normalize(text: str) -> str:
     if not text.isascii():  # ASCII is already NFKC and has no typographic quotes: skip both passes
-        text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+        text = nfkc_quotes(text)
     text = text.casefold()
     if "`" in text or "''" in text:
         text = text.replace("``", '"').replace("''", '"')
@@ -44,11 +51,18 @@ def tokens_python(text: str) -> str:
     return " ".join(_TOKEN.findall(_DIGITS.sub("0", text)))
 
 
-try:  # the compiled twin (_tokens.pyx), where built; WEBPRUNE_PURE_PYTHON=1 runs the regex pass
-    from preprocess.lm._tokens import tokens as _compiled_tokens
+def tokens_lines_python(text: str, cjk: bool) -> list[str]:
+    """Step 6 (with ``cjk``), 4 and 5 on each line of case-folded text."""
+    return [tokens(p) for p in (split_cjk(text) if cjk else text).split("\n")]
+
+
+try:  # the compiled twins (_tokens.pyx), where built; WEBPRUNE_PURE_PYTHON=1 runs the regex passes
+    from preprocess.lm._tokens import tokens as _compiled_tokens, tokens_lines as _compiled_lines
 except ImportError:
-    _compiled_tokens = None
-tokens = tokens_python if _compiled_tokens is None or os.environ.get("WEBPRUNE_PURE_PYTHON") else _compiled_tokens
+    _compiled_tokens = _compiled_lines = None
+_PURE = _compiled_tokens is None or bool(os.environ.get("WEBPRUNE_PURE_PYTHON"))
+tokens = tokens_python if _PURE else _compiled_tokens
+tokens_lines = tokens_lines_python if _PURE else _compiled_lines
 
 
 def split_cjk(text: str) -> str:

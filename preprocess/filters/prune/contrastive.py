@@ -67,13 +67,10 @@ class ContrastivePrune(SentencePrune):
 
     def _score_with(self, pair, sentences: list[str]) -> list[float | None]:
         norms = normalize_many(sentences)
-        words = list(map(has_word, norms))
-        worded = [n for n, w in zip(norms, words) if w]
-        scores = pair.score_many(worded)
+        scores = pair.score_worded(norms)  # None: no word at all
         if self.length_weight:
-            scores = [self._adjust(s, n) for s, n in zip(scores, worded)]
-        scores = iter(scores)
-        return [next(scores) if w else None for w in words]  # None: no word at all
+            scores = [None if s is None else self._adjust(s, n) for s, n in zip(scores, norms)]
+        return scores
 
     def _adjust(self, score: float, norm: str) -> float:
         """The score with the length term of ``--prune-score adjusted`` (bits per decade of tokens)."""
