@@ -20,46 +20,8 @@ cdef extern from "Python.h":
 
 
 def tokens(str text):
-    cdef Py_ssize_t n = len(text), i = 0, w = 0
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void *data = PyUnicode_DATA(text)
-    cdef Py_UCS4 c
-    cdef bint word = False, digits = False
-    cdef Py_UCS4 *out = <Py_UCS4 *> malloc((2 * n + 1) * sizeof(Py_UCS4))  # each character and a space at most
-    if out == NULL:
-        raise MemoryError()
-    try:
-        while i < n:
-            c = PyUnicode_READ(kind, data, i)
-            i += 1
-            if Py_UNICODE_ISSPACE(c):
-                word = False
-                continue
-            if c == 95 or Py_UNICODE_ISALNUM(c):
-                if Py_UNICODE_ISDECIMAL(c):
-                    if word and digits:
-                        continue  # the run is already one 0
-                    c = 48
-                    digits = True
-                else:
-                    digits = False
-                if not word:
-                    if w:
-                        out[w] = 32
-                        w += 1
-                    word = True
-                out[w] = c
-                w += 1
-                continue
-            word = digits = False
-            if w:
-                out[w] = 32
-                w += 1
-            out[w] = c
-            w += 1
-        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, w)
-    finally:
-        free(out)
+    """The tokens of ``text`` joined by single spaces: :func:`tokens_lines`' lines, the empty ones left out."""
+    return " ".join([line for line in tokens_lines(text, False) if line])
 
 
 cdef inline bint is_cjk(Py_UCS4 c):
