@@ -262,9 +262,10 @@ def block_bits(float[:, ::1] out, Py_ssize_t col, const int64_t[::1] owner, cons
 
 def groups(float[:, ::1] out, Py_ssize_t col, const int64_t[::1] owner, const int64_t[::1] sig,
            const int64_t[::1] el_parent, const int64_t[::1] el_start, const int64_t[::1] el_end,
-           const double[::1] chars, const double[::1] link, double total):
-    """``groups.group_columns`` written into ``out[:, col:col + 8]``: the same sums in the same order (element
-    order for the signatures, block order for the parent groups), so the two agree to the bit."""
+           const double[::1] chars, const double[::1] link, double total, double repeated):
+    """``groups.group_columns`` written into ``out[:, col:col + 8]`` (``repeated``: its ``REPEATED``): the same
+    sums in the same order (element order for the signatures, block order for the parent groups), so the two
+    agree to the bit."""
     cdef Py_ssize_t n = owner.shape[0], n_el = sig.shape[0], n_sig = 0, e, b, s, best = -1
     cdef int64_t level, parent
     cdef double top = 0, v
@@ -284,7 +285,7 @@ def groups(float[:, ::1] out, Py_ssize_t col, const int64_t[::1] owner, const in
             share[s] = share[s] / total
             if share[s] > 1.0:
                 share[s] = 1.0
-            v = share[s] if count[s] >= 3 else 0.0
+            v = share[s] if count[s] >= repeated else 0.0
             if v > top:
                 top, best = v, s
         for b in range(n):  # the parent groups' characters and links, before their density is read

@@ -32,7 +32,7 @@ from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 from preprocess.cleaners.learned.context import NAMES as CONTEXT
 from preprocess.cleaners.learned.context import TAG_PRIOR, page_context, path_or
 from preprocess.cleaners.learned.groups import NAMES as GROUPS
-from preprocess.cleaners.learned.groups import group_columns
+from preprocess.cleaners.learned.groups import REPEATED, group_columns
 from preprocess.cleaners.learned.names import CLASS_TOKEN, ValueCache, class_flags
 
 STOP_WORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
@@ -202,12 +202,13 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
         out = np.zeros((n, N_NUMERIC + 3 * n_tags + 2 * n_tok), dtype=np.float32)
         sig = signature_ids(page)
         counts = text_counts_of(page.texts, title)
-        out[:, :N_SCANNED] = numeric_compiled(page, counts, owner, el_tag, el_parent, depth, sig)
+        link = np.asarray(page.link_chars, dtype=np.float64)
+        el_start, el_end = np.asarray(page.el_start, dtype=np.int64), np.asarray(page.el_end, dtype=np.int64)
+        out[:, :N_SCANNED] = numeric_compiled(page, counts, link, owner, el_tag, el_parent, depth, el_start, el_end,
+                                              sig)
         if n_el:
-            compiled._columns.groups(out, N_SCANNED, owner, sig, el_parent, np.asarray(page.el_start, dtype=np.int64),
-                                     np.asarray(page.el_end, dtype=np.int64), np.ascontiguousarray(counts[:, 0]),
-                                     np.asarray(page.link_chars, dtype=np.float64), float(max(page.chars, 1)))
-        if n_el:
+            compiled._columns.groups(out, N_SCANNED, owner, sig, el_parent, el_start, el_end,
+                                     np.ascontiguousarray(counts[:, 0]), link, float(max(page.chars, 1)), REPEATED)
             compiled._columns.block_bits(out, N_NUMERIC, owner, el_tag, el_parent, path_tag, tok, path_tok, n_tags,
                                          n_tok)
         return out
@@ -252,14 +253,14 @@ def _signatures(sig: np.ndarray) -> np.ndarray:
     return np.bincount(sig)[sig].astype(np.float64) if len(sig) else np.zeros(0)
 
 
-def numeric_compiled(page: Page, counts: np.ndarray, owner: np.ndarray, el_tag: np.ndarray, el_parent: np.ndarray,
-                     depth: np.ndarray, sig: np.ndarray) -> np.ndarray:
+def numeric_compiled(page: Page, counts: np.ndarray, link: np.ndarray, owner: np.ndarray, el_tag: np.ndarray,
+                     el_parent: np.ndarray, depth: np.ndarray, el_start: np.ndarray, el_end: np.ndarray,
+                     sig: np.ndarray) -> np.ndarray:
     """:func:`numeric_python`'s columns before the groups, by the compiled ``_columns.numeric`` from the page's
-    :func:`text_counts_of`: the same columns, to the bit."""
+    :func:`text_counts_of` and arrays: the same columns, to the bit."""
     as_int = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
-    return compiled._columns.numeric(counts, np.asarray(page.link_chars, dtype=np.float64), owner, as_int(page.start),
-                                     el_tag, el_parent, depth, as_int(page.el_start), as_int(page.el_end),
-                                     _signatures(sig), as_int(class_flags.many(page.el_names)), TAG_PRIOR,
+    return compiled._columns.numeric(counts, link, owner, as_int(page.start), el_tag, el_parent, depth, el_start,
+                                     el_end, _signatures(sig), as_int(class_flags.many(page.el_names)), TAG_PRIOR,
                                      page.chars, WINDOW)
 
 

@@ -7,8 +7,8 @@ its parent and its grandparent: how many elements on the page share that
 signature (log) and the share of the page's characters they hold; for the
 parent level also the link density of every block under a same-signature
 parent, and whether that signature is the page's biggest repeated group (3+
-elements, most characters). Numpy over :class:`blocks.Page`'s element arrays,
-the same code with or without the compiled parts.
+elements, most characters). Numpy over :class:`blocks.Page`'s element arrays: the
+reference of the compiled ``_columns.groups``, which gives the same values to the bit.
 """
 from __future__ import annotations
 
@@ -34,11 +34,11 @@ def group_columns(page: Page, owner: np.ndarray, chars: np.ndarray, link: np.nda
     count = np.bincount(sig, minlength=n_sig).astype(np.float64)
     share = np.minimum(np.bincount(sig, weights=el_chars, minlength=n_sig) / total, 1.0)
     parent = np.asarray(page.el_parent, np.int64)
+    count_ok, share_ok = np.append(count, 0.0), np.append(share, 0.0)  # (index n_sig: no element)
     level = owner
     for col in (0, 2, 6):
         ok = level >= 0
-        s = np.where(ok, sig[np.maximum(level, 0)], n_sig)  # n_sig: no element at this level
-        count_ok, share_ok = np.append(count, 0.0), np.append(share, 0.0)
+        s = np.where(ok, sig[np.maximum(level, 0)], n_sig)
         out[:, col] = np.log1p(count_ok[s])
         out[:, col + 1] = share_ok[s]
         if col == 2:
