@@ -235,11 +235,6 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     return np.hstack([numeric, tag_oh, par_oh, path_tag_bits, own_bits, path_tok_bits]).astype(np.float32)
 
 
-def _groups(page: Page, owner: np.ndarray, sig: np.ndarray) -> np.ndarray:
-    chars = np.fromiter(map(len, page.texts), np.float64, len(page.texts))
-    return group_columns(page, owner, chars, np.asarray(page.link_chars, dtype=np.float64), sig)
-
-
 def signature_ids(page: Page) -> np.ndarray:
     """Per element: a number for its tag and class/id value (its signature), 0, 1, ... in order of first use."""
     keys = list(zip(page.el_tag, page.el_names))
@@ -297,5 +292,5 @@ def numeric_python(page: Page, title: str, owner: np.ndarray) -> np.ndarray:
     ctx_src = {"log_chars": text[:, 0], "link_density": text[:, 2], "stop_words": text[:, 7]}
     ctx = [_shift(ctx_src[c], o, 0.0) for o in CONTEXT_OFFSETS for c in CONTEXT_COLUMNS]
     ctx += [_window_mean(text[:, 0], WINDOW), _window_mean(text[:, 2], WINDOW)]
-    groups = _groups(page, owner, sig) if n_el else np.zeros((n, len(GROUPS)))
+    groups = group_columns(page, owner, chars, link_chars, sig)
     return np.hstack([text, position, structure, np.column_stack(ctx), context, groups])
