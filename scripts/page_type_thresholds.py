@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from eval.cleaning.gold import gold_pages  # noqa: E402
 from eval.cleaning.score import bow_prf  # noqa: E402
-from preprocess.cleaners.learned.features import TokenVocab, numeric_names, page_features  # noqa: E402
+from preprocess.cleaners.learned.features import N_NUMERIC, TokenVocab, page_features  # noqa: E402
 from preprocess.cleaners.learned.model import BlockModel  # noqa: E402
 from webprune.benchdata import shared_data  # noqa: E402
 
@@ -34,7 +34,7 @@ def held_out_pages(cache: Path, models: Path):
     """(type, host fold, block texts, block probabilities, page features for a type classifier) per page."""
     pages = pickle.loads(cache.read_bytes())["wcxb-dev"]
     loaded, out = {}, []
-    n = len(numeric_names())
+    n = N_NUMERIC
     for p in pages:
         if p.split not in loaded:
             m = json.loads((models / f"{p.split}.json").read_text())
@@ -42,7 +42,7 @@ def held_out_pages(cache: Path, models: Path):
         bm, tv = loaded[p.split]
         blocks, title, _, _ = p.views[0]
         X = page_features(blocks, title, tv)
-        prob = 1.0 / (1.0 + np.exp(-bm.margin(X)))
+        prob = bm.proba(X)
         num = X[:, :n].astype(np.float64)
         w = np.expm1(num[:, 0])
         w /= max(w.sum(), 1e-9)

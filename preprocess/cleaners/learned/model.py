@@ -60,9 +60,13 @@ class BlockModel:
             node = self.left[node] + (x > self.limit[node])
         return self.base + self.value[node].sum(axis=1)
 
+    def proba(self, X: np.ndarray) -> np.ndarray:
+        """Probability of "content" per row of ``X``."""
+        return 1.0 / (1.0 + np.exp(-self.margin(X)))
+
     def keep(self, X: np.ndarray) -> np.ndarray:
         """Boolean per block: probability of content at or above the model's threshold."""
-        return 1.0 / (1.0 + np.exp(-self.margin(X))) >= self.threshold
+        return self.proba(X) >= self.threshold
 
 
 def _siblings_adjacent(feature, limit, left, right, value):
