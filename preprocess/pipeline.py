@@ -90,9 +90,8 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
             and set(whole[3:]) <= {"prune"}:  # the whole run's plan: a partial one (sitediff's references) agrees
         steps[1].stream = True  # nothing but tag removal reads the page: it streams it (steps.stream)
     for before, after in zip(steps, steps[1:]):  # declared hand-offs (Step.provides/accepts): adjacent steps only
-        fields = set(before.provides) & set(after.accepts)
-        if fields:
-            before.hand_to(after, fields)
+        if set(before.provides) & set(after.accepts):
+            before.hand_to(after)
     return steps
 
 

@@ -34,9 +34,9 @@ class Step:
     provides: tuple[str, ...] = ()  # Document fields it can fill for the step right after it (e.g. "handed")
     accepts: tuple[str, ...] = ()   # Document fields it takes from the step right before it
 
-    def hand_to(self, after: "Step", fields: set[str]) -> None:
-        """Called by ``pipeline.build_steps`` when ``after`` comes right after this step and accepts ``fields``
-        it provides: from then on the step fills them (a step that declares ``provides`` implements this)."""
+    def hand_to(self, after: "Step") -> None:
+        """Called by ``pipeline.build_steps`` when ``after`` comes right after this step and accepts a field it
+        provides: from then on the step fills it (a step that declares ``provides`` implements this)."""
         raise NotImplementedError(f"{self.name} declares provides={self.provides} but no hand_to")
 
     def __init__(self) -> None:

@@ -50,7 +50,7 @@ class LearnedCleaner(Step):
         self.hand_off = False  # tag removal comes next and takes the kept blocks as lines (hand_to)
         self.line_features = False  # ... with their link density (tag removal's line_features)
 
-    def hand_to(self, after: Step, fields: set[str]) -> None:
+    def hand_to(self, after: Step) -> None:
         self.hand_off, self.line_features = True, after.line_features
 
     @classmethod
