@@ -249,23 +249,10 @@ def make_executor(kind: str, workers: int | None = None, address: str | None = N
 
 def shutdown_ray_at_exit() -> None:
     """At the end of a ``webprune`` command, whose process exits next: Ray shut down now rather than by its
-    exit hook, which first sleeps 0.5 s and then gives each daemon a SIGTERM and up to 1 s to go -- the
-    autoscaler monitor of a local cluster, which scales nothing, takes that whole second (then SIGKILL).
-    Here the monitor gets the SIGKILL at once; the others end as Ray ends them. An attached cluster is only
-    disconnected from, as before. Ray's private node handle is used where it is where this Ray has it."""
+    exit hook, which first sleeps 0.5 s (the local cluster has no autoscaler monitor to wait for:
+    :func:`without_autoscaler_monitor`). An attached cluster is only disconnected from, as before."""
     import sys
 
     ray = sys.modules.get("ray")
-    if ray is None or not ray.is_initialized():
-        return
-    try:
-        from ray._private import worker
-
-        node = worker._global_node
-        for info in (node.all_processes.get("monitor", []) if node is not None and node.is_head() else []):
-            if info.process.poll() is None:
-                info.process.kill()
-                info.process.wait(timeout=1)
-    except Exception:  # noqa: BLE001 -- Ray's private layout moved: its own shutdown does it all
-        pass
-    ray.shutdown()
+    if ray is not None and ray.is_initialized():
+        ray.shutdown()
