@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from preprocess.lm.dedup import MODES, DedupOptions
+from preprocess.lm.dedup_options import MODES, DedupOptions
 from preprocess.lm.labels import LabelOptions
 from preprocess.params import check_values, option
 from preprocess.registry import cleaner_names

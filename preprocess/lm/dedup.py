@@ -23,33 +23,17 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from dataclasses import dataclass
 
 import numpy as np
 
+from preprocess.lm.dedup_options import DedupOptions
+
 MIN_SHINGLES = 8
-MODES = ("near", "exact", "off")
 K, BAND = 64, 4
 _SEEDS, _ODD = (np.frombuffer(b"".join(hashlib.blake2b(f"webprune minhash {w} {i}".encode(), digest_size=64).digest()
                                        for i in range(K // 8)), dtype="<u8") | np.uint64(w == "odd")
                 for w in ("seed", "odd"))
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
-
-
-@dataclass(frozen=True)
-class DedupOptions:
-    """How duplicate pages are found; recorded in the model's card."""
-
-    mode: str = "near"        # near: exact copies and near-duplicates; exact: equal text only; off: every page counts
-    resemblance: float = 0.9  # estimated Jaccard of page and kept shingles for a near-duplicate
-    shingle: int = 3          # tokens per shingle
-
-    def check(self) -> "DedupOptions":
-        if self.mode not in MODES:
-            raise ValueError(f"--dedup must be one of {', '.join(MODES)}, not {self.mode!r}")
-        if not 0.5 <= self.resemblance <= 1 or self.shingle < 1:
-            raise ValueError("near-duplicate resemblance must be between 0.5 and 1 and shingles >= 1 token")
-        return self
 
 
 def _h64(text: str) -> int:
