@@ -134,8 +134,9 @@ def _train(sources, target: Path, out: OutputDir, key: str, plan: dict, opts, wo
                         "lmplz_wall_s": took["lmplz_wall_s"]}
     card["inputs"], card["created"] = [s.uri for s in sources], time.strftime("%Y-%m-%dT%H:%M:%S%z")
     write_card(target, card)
+    keys = {u.key for u in units}
     delete_spools(out, learner.name, [n for n in out.listdir("learned", learner.name, "spool")
-                                      if n.split("-", 1)[0] in {u.key for u in units}])
+                                      if n.split("-", 1)[0] in keys and not n.endswith(".json")])
     log.info("contrastive %d-gram pairs for %s from %d pages (%d duplicates left out) in %.1f s -> %s", plan["order"],
              ", ".join(card["languages"]), card["sample"]["documents"], card["duplicates"]["duplicates"],
              card["training"]["wall_s"], target)
