@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 from pathlib import Path
+
+from preprocess.lm.crawl_options import MEMORY  # lmplz -S: a share of RAM or a size
 
 class Parser(argparse.ArgumentParser):
     """argparse, but a bad argument is one line that says where to look, not the whole usage."""
@@ -14,7 +15,6 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-_MEMORY = re.compile(r"\d+(\.\d+)?[%bKMGTPEZY]?")  # lmplz -S: a share of RAM or a size
 
 
 def path(text: str) -> str:
@@ -37,30 +37,20 @@ def at_least(low: int):
     return whole
 
 
-def _number(text: str, unit: str, need: str, at_least: float | None = None) -> float:
-    """A finite float (nan and inf refused), optionally >= ``at_least``; ``need`` says what to give instead."""
+def seconds(text: str) -> float:
+    """A finite number of seconds >= 0 (nan and inf refused)."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a {unit}") from None
-    if not math.isfinite(value) or (at_least is not None and value < at_least):
-        raise argparse.ArgumentTypeError(f"{text}: give {need}")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text}: give a finite number of seconds >= 0 (0: no limit)")
     return value
-
-
-def seconds(text: str) -> float:
-    """A finite number of seconds >= 0."""
-    return _number(text, "number of seconds", "a finite number of seconds >= 0 (0: no limit)", at_least=0)
-
-
-def finite(text: str) -> float:
-    """Any finite number (nan and inf refused)."""
-    return _number(text, "number", "a finite number")
 
 
 def memory(text: str) -> str:
     """lmplz's sort memory: ``10%`` of RAM or a size such as ``2G``."""
-    if not _MEMORY.fullmatch(text):
+    if not MEMORY.fullmatch(text):
         raise argparse.ArgumentTypeError(f"{text!r}: give a share of RAM such as 10% or a size such as 2G")
     return text
 
