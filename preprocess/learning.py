@@ -18,7 +18,6 @@ import time
 from preprocess.executor import Failure
 from preprocess.learned import Learned
 from preprocess.output import OutputDir
-from preprocess.passes import LearningPass  # noqa: F401 -- the contract, for older imports
 from preprocess.registry import learning_passes, step_class
 from preprocess.spool import Spools
 from preprocess.units import Job, WorkUnit, code_id, digest, model_files

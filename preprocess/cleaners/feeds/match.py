@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
 
 from preprocess.dom import NOISE_TAGS, element_children
 from preprocess.cleaners.feeds.items import FeedItem
