@@ -41,19 +41,16 @@ from preprocess.document import Document
 from preprocess.learned import Learned
 from preprocess.passes import LearningPass
 from preprocess.steps.base import BuildContext, Step
+from preprocess.hashing import hash64
 
 MAX_REF_LINES = 5000     # a reference longer than this is cut
 SAMPLE_PER_HOST = 25     # pages per host the reference is chosen from
 BUCKETS = 64             # reference files under OUT/learned/site_references/
 
 
-def line_hash(text: str) -> int:
-    return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
-
-
 def page_hashes(doc: Document) -> list[int]:
     # an empty page is one empty block, so that it still aligns with an empty reference
-    return [line_hash(line.text) for line in doc.lines] or [line_hash("")]
+    return [hash64(line.text) for line in doc.lines] or [hash64("")]
 
 
 def rank(doc_id: str) -> str:

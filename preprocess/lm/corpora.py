@@ -9,7 +9,6 @@ Duplicate pages are skipped; lines of languages without a pair are counted only.
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections import Counter
 from contextlib import ExitStack
@@ -18,14 +17,14 @@ from typing import Iterable
 
 from preprocess.lm.contrastive import BOILER, CONTENT, OOV, VOCAB, map_oov, train_side
 from preprocess.lm.lang import tokenisation
+from preprocess.hashing import hash64
 
 log = logging.getLogger("webprune.lm")
 
 
 def line_digest(host: str, line: str) -> int:
     """The 8-byte digest of a (host, line): what the repetition rule counts."""
-    return int.from_bytes(hashlib.blake2b(f"{host}\x00{line}".encode("utf-8", "surrogatepass"),
-                                          digest_size=8).digest(), "little")
+    return hash64(f"{host}\x00{line}")
 
 
 def write_corpora(spooled: Iterable[tuple[Iterable[list], set]], state: dict, work: Path) -> tuple[dict, dict]:

@@ -27,6 +27,7 @@ import zlib
 import numpy as np
 
 from preprocess.lm.dedup_options import DedupOptions
+from preprocess.hashing import hash64
 
 MIN_SHINGLES = 8
 K, BAND = 64, 4
@@ -34,10 +35,6 @@ _SEEDS, _ODD = (np.frombuffer(b"".join(hashlib.blake2b(f"webprune minhash {w} {i
                                        for i in range(K // 8)), dtype="<u8") | np.uint64(w == "odd")
                 for w in ("seed", "odd"))
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
-
-
-def _h64(text: str) -> int:
-    return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -86,7 +83,7 @@ def signature(kept: list[str], removed: list[str], shingle: int = 3) -> tuple[in
     """(exact hash of the page, its page sketch + kept sketch: 128 bytes)."""
     head, tail = " ".join(kept).split(), " ".join(removed).split()
     sh = shingles(head + tail, shingle)  # the kept lines come first: their shingles are a prefix
-    return (_h64("\n".join(kept) + "\n\n" + "\n".join(removed)),
+    return (hash64("\n".join(kept) + "\n\n" + "\n".join(removed)),
             _sketches(sh, [len(sh), max(len(head) - shingle + 1, 0)], [kept + removed, kept]))
 
 

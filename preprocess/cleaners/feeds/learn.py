@@ -1,7 +1,6 @@
 """Learning per-host templates from a crawl: feed items matched to their pages, paths merged per host."""
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
@@ -16,6 +15,7 @@ from preprocess.cleaners.feeds.match import MatchResult, match_item
 from preprocess.cleaners.feeds.paths import MIN_SUPPORT, Path, merge_paths
 from preprocess.options import DEFAULT_MAX_BYTES
 from preprocess.steps.decode import HTML_TYPES, UNKNOWN_TYPES, decode_payload, looks_like_html, mime_type
+from preprocess.hashing import hash64
 
 log = logging.getLogger("webprune.preprocess")
 MAX_PAGE_BYTES = DEFAULT_MAX_BYTES
@@ -181,11 +181,6 @@ def _records(docs) -> Iterable[tuple[str, str, bytes]]:
         yield doc.url, doc.content_type, doc.raw
 
 
-def key_hash(key: str) -> int:
-    """8 bytes standing for a page key on its way to the driver."""
-    return int.from_bytes(hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
-
-
 def digest_items(records: Iterable[tuple[str, str, bytes]], stats: dict) -> tuple[dict[str, ItemDigest], set[int]]:
     """Round 0 on a worker: the unit's feed items as digests (by page key, the first item wins) and the
     hashed keys of the pages it could match (what :func:`match_pages` would parse)."""
@@ -196,7 +191,7 @@ def digest_items(records: Iterable[tuple[str, str, bytes]], stats: dict) -> tupl
             if raw and len(raw) <= MAX_PAGE_BYTES and not is_feed(content_type, raw) and _is_html(content_type, raw):
                 key = url_key(url)
                 if key:
-                    pages.add(key_hash(key))
+                    pages.add(hash64(key))
             yield url, content_type, raw
 
     items = collect_items(pages_too(records), stats)
@@ -235,7 +230,7 @@ class FeedTemplates(LearningPass):
                     items.setdefault(key, item)
             by_hash: dict[int, list[str]] = {}
             for key in items:
-                by_hash.setdefault(key_hash(key), []).append(key)
+                by_hash.setdefault(hash64(key), []).append(key)
             routes = [{key: items[key] for h in sorted(pages) for key in by_hash.get(h, ())}
                       for _, pages, _ in partials]
             return {"routes": routes, "stats": stats}
