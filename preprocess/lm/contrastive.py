@@ -30,7 +30,7 @@ import json
 import re
 from pathlib import Path
 
-from preprocess.lm.normalize import nfkc_quotes, normalize, tokens_lines
+from preprocess.lm.normalize import fold, nfkc_quotes, normalize, tokens_lines
 from preprocess.lm.pair import BOILER, CONTENT, LOG2_10, OOV, VOCAB, Pair, has_word  # noqa: F401 (the model's names)
 
 CARD = "contrastive.json"
@@ -91,10 +91,7 @@ def normalize_many(texts: list[str]) -> list[str]:
     """``[normalize(t) for t in texts]``, with one casefold, digit and split pass over the joined text."""
     if not texts:
         return []
-    text = "\n".join(t if t.isascii() else nfkc_quotes(t) for t in texts)
-    text = text.casefold()
-    if "`" in text or "''" in text:
-        text = text.replace("``", '"').replace("''", '"')
+    text = fold("\n".join(t if t.isascii() else nfkc_quotes(t) for t in texts))
     parts = tokens_lines(text, not text.isascii())
     if len(parts) != len(texts):  # a text held a newline (or NFKC made one): one at a time
         return [normalize(t) for t in texts]

@@ -37,12 +37,18 @@ def nfkc_quotes(text: str) -> str:
     return text.translate(_QUOTES) if _QUOTE_CHARS.search(text) else text
 
 
-def normalize(text: str) -> str:
-    if not text.isascii():  # ASCII is already NFKC and has no typographic quotes: skip both passes
-        text = nfkc_quotes(text)
+def fold(text: str) -> str:
+    """Steps 2 and 3 (ASCII part): case-folded; two backticks or two apostrophes become ``"``."""
     text = text.casefold()
     if "`" in text or "''" in text:
         text = text.replace("``", '"').replace("''", '"')
+    return text
+
+
+def normalize(text: str) -> str:
+    if not text.isascii():  # ASCII is already NFKC and has no typographic quotes: skip both passes
+        text = nfkc_quotes(text)
+    text = fold(text)
     return tokens(split_cjk(text) if not text.isascii() else text)
 
 
