@@ -60,8 +60,10 @@ def run_pass(learner, ref: str, job: Job, units: list[WorkUnit], executor, out: 
     for rnd in range(learner.rounds):
         partials: dict[int, object] = {}
         reading_spool = learner.handed(rnd) == "spool"
+        # a unit without its spool, or routed nothing (None: no partial, or nothing for it to do), gets no task
         tasks = [(ref, rnd, u, routes.get(u.index) if routes is not None else None, spools.get(u.index))
-                 for u in chosen if not reading_spool or u.index in spools]  # a unit without its spool: lost before
+                 for u in chosen if (not reading_spool or u.index in spools)
+                 and (routes is None or routes.get(u.index) is not None)]
         shared = state if routes is None else None
         for (_, _, unit, _, _), result in executor.map(learn_unit, tasks, shared=(job, shared)):
             if isinstance(result, Failure):

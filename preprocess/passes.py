@@ -103,8 +103,8 @@ class LearningPass:
 
     def route(self, rnd: int, state) -> list | None:
         """The next round's state split per unit: one entry per partial ``reduce`` just got, in the same
-        order, each sent to that unit's task only (a unit without a partial gets None). None (the
-        default): every task gets the whole ``state``."""
+        order, each sent to that unit's task only; a unit routed None (or without a partial: it failed)
+        gets no task in the next round. None (the default): every task gets the whole ``state``."""
         return None
 
     def finish(self, state) -> dict:

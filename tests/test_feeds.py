@@ -418,3 +418,35 @@ def test_preprocess_learns_templates_from_the_crawls_feeds_and_cleans_every_page
                                                 "Remove dead, diseased and crossing branches first.",
                                                 "Then thin the crowded spurs so that light reaches the middle of "
                                                 "the tree."]
+
+
+def test_round_1_reads_only_the_units_holding_pages_an_item_links_to(tmp_path, monkeypatch):
+    """The feeds' own file (and a file of pages no item links to) are read once, in round 0; the
+    templates are the same."""
+    from preprocess import learning
+    from preprocess.options import CleanOptions
+    from preprocess.run import run_preprocess
+    from tests.conftest import local_run
+    from webprune.warcpack import pack_pages
+
+    pack_pages([(name, url, raw(name)) for name, url in PAGES.items()], tmp_path / "a-pages.warc.gz")
+    pack_pages([(name, url, raw(name)) for name, (url, _ct) in FEEDS.items()], tmp_path / "b-feeds.warc.gz",
+               content_type="application/rss+xml")
+    pack_pages([("other", "http://elsewhere.example/x", raw("dana-mulching-the-beds.html"))], tmp_path / "c-other.warc.gz")
+    read = []
+    real = learning.learn_unit
+
+    def counting(shared, task, progress=None):
+        read.append((task[1], task[2].source.name))
+        return real(shared, task, progress)
+
+    monkeypatch.setattr(learning, "learn_unit", counting)
+    r = run_preprocess([str(tmp_path / n) for n in ("a-pages.warc.gz", "b-feeds.warc.gz", "c-other.warc.gz")],
+                       str(tmp_path / "out"), CleanOptions(cleaner="feeds"), local_run(), progress=False)
+    assert sorted(read) == [(0, "a-pages"), (0, "b-feeds"), (0, "c-other"), (1, "a-pages")]
+    feeds = r["learned"]["feed_templates"]
+    _, by_text = learn_templates(records(feeds_first=False))  # every record in one process, by the items' text
+    assert feeds["hosts"] == ["dana.example.org", "notes.example.net"]
+    assert {k: feeds[k] for k in ("feed_items", "pages_linked", "pages_matched")} == \
+        {k: by_text[k] for k in ("feed_items", "pages_linked", "pages_matched")}
+    assert r["written"] == len(PAGES) + 1 and not r["unaccounted"]

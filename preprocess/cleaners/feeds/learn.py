@@ -203,7 +203,7 @@ class FeedTemplates(LearningPass):
 
     Round 0 (workers): each unit's feed items as :class:`ItemDigest` (hashes, no text) and the
     hashed keys of its pages. Reduce: the first item per page key in unit order, routed only to the
-    units that hold that page. Round 1 (workers): each page a routed item links to is matched
+    units that hold that page (a unit that holds none is not read in round 1). Round 1 (workers): each page a routed item links to is matched
     against the digest (:func:`match_item` answers as with the text) and returns its element paths.
     Reduce: per-host templates from the paths, first page per key in unit order.
     """
@@ -231,8 +231,8 @@ class FeedTemplates(LearningPass):
             by_hash: dict[int, list[str]] = {}
             for key in items:
                 by_hash.setdefault(hash64(key), []).append(key)
-            routes = [{key: items[key] for h in sorted(pages) for key in by_hash.get(h, ())}
-                      for _, pages, _ in partials]
+            routes = [{key: items[key] for h in sorted(pages) for key in by_hash.get(h, ())} or None
+                      for _, pages, _ in partials]  # None: no page of the unit has an item, it is not read again
             return {"routes": routes, "stats": stats}
         templates = induce_templates((m for found, _ in partials for m in found), stats)
         return {"templates": templates, "stats": stats}
