@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
+import numpy as np
 from resiliparse.parse.html import HTMLTree
 
 from preprocess.passes import LearningPass
@@ -181,9 +182,10 @@ def _records(docs) -> Iterable[tuple[str, str, bytes]]:
         yield doc.url, doc.content_type, doc.raw
 
 
-def digest_items(records: Iterable[tuple[str, str, bytes]], stats: dict) -> tuple[dict[str, ItemDigest], set[int]]:
+def digest_items(records: Iterable[tuple[str, str, bytes]], stats: dict) -> tuple[dict[str, ItemDigest], np.ndarray]:
     """Round 0 on a worker: the unit's feed items as digests (by page key, the first item wins) and the
-    hashed keys of the pages it could match (what :func:`match_pages` would parse)."""
+    hashed keys of the pages it could match (what :func:`match_pages` would parse), sorted, as uint64: 8 bytes
+    a page on the driver, which holds every unit's until the reduce."""
     pages: set[int] = set()
 
     def pages_too(recs):
@@ -195,7 +197,7 @@ def digest_items(records: Iterable[tuple[str, str, bytes]], stats: dict) -> tupl
             yield url, content_type, raw
 
     items = collect_items(pages_too(records), stats)
-    return {key: item_digest(item) for key, item in items.items()}, pages
+    return {key: item_digest(item) for key, item in items.items()}, np.array(sorted(pages), dtype=np.uint64)
 
 
 class FeedTemplates(LearningPass):
@@ -231,7 +233,8 @@ class FeedTemplates(LearningPass):
             by_hash: dict[int, list[str]] = {}
             for key in items:
                 by_hash.setdefault(hash64(key), []).append(key)
-            routes = [{key: items[key] for h in sorted(pages) for key in by_hash.get(h, ())} or None
+            hashes = np.fromiter(by_hash, np.uint64, len(by_hash))
+            routes = [{key: items[key] for h in pages[np.isin(pages, hashes)].tolist() for key in by_hash[h]} or None
                       for _, pages, _ in partials]  # None: no page of the unit has an item, it is not read again
             return {"routes": routes, "stats": stats}
         templates = induce_templates((m for found, _ in partials for m in found), stats)
