@@ -255,4 +255,7 @@ def shutdown_ray_at_exit() -> None:
 
     ray = sys.modules.get("ray")
     if ray is not None and ray.is_initialized():
-        ray.shutdown()
+        try:
+            ray.shutdown()
+        except (KeyboardInterrupt, Exception):  # a second Ctrl-C, or Ray gone already: the process exits anyway
+            pass

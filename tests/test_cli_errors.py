@@ -380,3 +380,20 @@ def test_a_plugin_that_fails_to_import_is_one_line_and_exit_2(tmp_path, command)
                           cwd=tmp_path, env=env, timeout=120)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert "'brokenplug'" in proc.stderr and "the plugin is broken" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("failure", ["user error", "bug", "none"])
+def test_the_console_command_ends_ray_itself_after_an_error_too(files, capsys, monkeypatch, failure):
+    """`webprune` (argv from sys.argv) shuts Ray down before it exits, whatever the command's outcome."""
+    import preprocess.executor
+    from webprune import commands
+
+    ended = []
+    monkeypatch.setattr(preprocess.executor, "shutdown_ray_at_exit", lambda: ended.append(True))
+    if failure == "bug":
+        monkeypatch.setattr(commands, "cmd_eval", lambda a: 1 / 0)
+    metric = "FOO" if failure == "user error" else "P@1"
+    monkeypatch.setattr(sys, "argv", ["webprune", "eval", "-q", str(files / "qrels.txt"), str(files / "run.txt"),
+                                      "--metrics", metric])
+    code = main()
+    assert (code, ended) == ({"user error": 2, "bug": 1, "none": 0}[failure], [True]), capsys.readouterr().err

@@ -151,16 +151,22 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
     if a.verbose == 0:
         logging.getLogger("webprune").setLevel(logging.INFO)
+    try:
+        return run_command(a)
+    finally:
+        if from_console:  # the process exits next (after an error too): Ray goes now, quicker than by its exit hook
+            from preprocess.executor import shutdown_ray_at_exit
+
+            shutdown_ray_at_exit()
+
+
+def run_command(a) -> int:
+    """The parsed command run; its exit status (an error: one line on stderr, never a traceback)."""
     from preprocess.interrupt import SigtermInterrupts, exit_status
 
     try:
         with SigtermInterrupts():  # SIGTERM stops a command as Ctrl-C does
-            code = a.func(a)
-        if from_console:  # the process exits next: Ray goes now, quicker than by its exit hook
-            from preprocess.executor import shutdown_ray_at_exit
-
-            shutdown_ray_at_exit()
-        return code
+            return a.func(a)
     except KeyboardInterrupt as exc:
         resumable = a.command in ("preprocess", "run", "lm", "example")
         print(f"webprune {a.command}: interrupted" + ("; run the same command again to resume" if resumable else ""),
