@@ -55,27 +55,3 @@ class Spools(SpoolFiles):
 
     def rows(self, name: str) -> Iterator[list]:
         yield from read_spool(self.out, self.pass_name, name)
-
-
-class Labelled:
-    """A unit's records (the first ``take``) cleaned in batches by the labelling pipeline of ``opts``: ``(doc,
-    kept, removed)`` per page (:func:`preprocess.lm.labels.labelled`); ``stats`` counts what was read and skipped."""
-
-    def __init__(self, opts, read, take: int | None, batch_size: int):
-        from preprocess.stats import Stats
-
-        self.opts, self.read, self.take, self.batch_size, self.stats = opts, read, take, batch_size, Stats()
-
-    def __iter__(self):
-        import itertools
-
-        from preprocess.lm.labels import label_pipeline, labelled
-
-        pipe, batch = label_pipeline(self.opts), []
-        for doc in itertools.islice(self.read(self.stats), self.take):
-            batch.append(doc)
-            if len(batch) == self.batch_size:
-                yield from labelled(pipe, batch, self.stats)
-                batch = []
-        if batch:
-            yield from labelled(pipe, batch, self.stats)

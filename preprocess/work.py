@@ -211,8 +211,10 @@ def _handed(learner, kind: str, rnd: int, unit: WorkUnit, job: Job, state):
         return UnitListing(unit.index, unit.source.name, unit.shard.split(".jsonl", 1)[0],
                            unit_page_names(unit.source))
     if kind == "labelled":
-        return spool.Labelled(learner.opts, lambda stats: read_source(unit.source, stats, job.opts.max_bytes),
-                              learner.take(rnd, state), job.batch_size)
+        from preprocess.lm.labels import Labelled
+
+        return Labelled(learner.opts, lambda stats: read_source(unit.source, stats, job.opts.max_bytes),
+                        learner.take(rnd, state), job.batch_size)
     return pass_docs(learner, rnd, state, lambda: read_source(unit.source, Stats()), load_learned(job))
 
 

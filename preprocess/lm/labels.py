@@ -16,12 +16,14 @@ all their lines count as kept, so only repetition labels them. No human label is
 """
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
 
 from preprocess.document import Document, Line
 from preprocess.options import CleanOptions
+from preprocess.stats import Stats
 from preprocess.steps.base import Step
 
 _W = re.compile(r"\w+")
@@ -123,3 +125,21 @@ def labelled(pipe, docs: list[Document], stats) -> list[tuple[Document, list[str
     seen = {id(d) for d in pipe.run(list(docs), stats)}
     return [(d, *page_lines(d, dropped=id(d) not in seen)) for d in docs
             if id(d) in seen or lines_before(d)]
+
+
+class Labelled:
+    """A unit's records (the first ``take``) cleaned in batches by the labelling pipeline of ``opts``: ``(doc,
+    kept, removed)`` per page (:func:`labelled`); ``stats`` counts what was read and skipped."""
+
+    def __init__(self, opts, read, take: int | None, batch_size: int):
+        self.opts, self.read, self.take, self.batch_size, self.stats = opts, read, take, batch_size, Stats()
+
+    def __iter__(self):
+        pipe, batch = label_pipeline(self.opts), []
+        for doc in itertools.islice(self.read(self.stats), self.take):
+            batch.append(doc)
+            if len(batch) == self.batch_size:
+                yield from labelled(pipe, batch, self.stats)
+                batch = []
+        if batch:
+            yield from labelled(pipe, batch, self.stats)
