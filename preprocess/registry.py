@@ -54,7 +54,8 @@ class Filter:
     stage: str                  # TREE filters run around the cleaner, LINES filters after tag removal
     enabled: Callable = field(compare=False)  # (CleanOptions, Cleaner) -> bool
     before_cleaner: bool = False
-    learns: Callable = field(default=lambda opts: (), compare=False)  # (CleanOptions) -> "module:Class" of passes
+    learns: tuple[str, ...] = ()  # "module:Class" of the learning passes it may read ...
+    learns_if: Callable = field(default=lambda opts: True, compare=False)  # ... run when (CleanOptions) -> True
     params: dict = field(default_factory=dict, compare=False)
     checks: str | None = None
 
@@ -105,7 +106,7 @@ FILTERS: tuple[Filter, ...] = (
            checks="preprocess.filters.links"),
     Filter("kitten_punct", "preprocess.filters.kitten:KittenPunctuate", LINES, _kitten),
     Filter("prune", "preprocess.filters.prune:Prune", LINES, lambda o, c: bool(o.prune_model),
-           learns=lambda o: ("preprocess.calibrate:PruneThreshold",) if o.prune_percentile is not None else (),
+           learns=("preprocess.calibrate:PruneThreshold",), learns_if=lambda o: o.prune_percentile is not None,
            params={"prune_model": option(None, "KenLM model file (webprune lm train): prune sentences by "
                                                "perplexity; or a contrastive model directory (webprune lm "
                                                "train-crawl): prune by H_content - H_boilerplate, 3 bits per token "
@@ -151,13 +152,9 @@ def _plugins() -> list[str]:
     return [m for m in (m.strip() for m in os.environ.get("WEBPRUNE_PLUGINS", "").split(",")) if m]
 
 
-# the learning passes filters may run (a cleaner's are its ``learns``): components the engine runs
-FILTER_PASSES = ("preprocess.calibrate:PruneThreshold",)
-
-
 def pass_refs() -> list[str]:
     """Every learning pass the registry names ("module:Class"), the cleaners' and the filters'."""
-    refs = [r for c in CLEANERS.values() for r in c.learns] + list(FILTER_PASSES)
+    refs = [r for c in CLEANERS.values() for r in c.learns] + [r for f in FILTERS for r in f.learns]
     return list(dict.fromkeys(refs))
 
 
@@ -201,12 +198,8 @@ def learning_passes(opts) -> tuple[str, ...]:
     c = cleaner(opts.cleaner)
     names = list(c.learns)
     for f in FILTERS:
-        if f.enabled(opts, c):
-            names += [n for n in f.learns(opts) if n not in names]
-    unknown = [n for n in names if n not in FILTER_PASSES and n not in c.learns]
-    if unknown:
-        raise ValueError(f"learning passes {unknown} are named by a filter but not in registry.FILTER_PASSES; "
-                         "declare them there")
+        if f.enabled(opts, c) and f.learns_if(opts):
+            names += [n for n in f.learns if n not in names]
     return tuple(names)
 
 

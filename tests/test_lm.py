@@ -106,6 +106,16 @@ def test_pipeline_with_pruning_and_percentile_option_checks(model):
         CleanOptions(max_perplexity=5).check()
 
 
+def test_a_percentile_threshold_is_the_one_thing_that_makes_pruning_learn_first(model):
+    from preprocess.registry import learning_passes
+
+    calibrate = "preprocess.calibrate:PruneThreshold"
+    assert learning_passes(CleanOptions(prune_model=str(model), prune_percentile=25)) == (calibrate,)
+    assert learning_passes(CleanOptions(prune_model=str(model), max_perplexity=2000)) == ()
+    assert learning_passes(CleanOptions(cleaner="sitediff", prune_model=str(model), prune_percentile=25)) == \
+        ("preprocess.cleaners.sitediff:SiteReferences", calibrate)
+
+
 def test_percentile_pruning_after_a_per_host_cleaner_calibrates_in_process(model):
     """eval-cleaning's calibration of ``sitediff+...+prune(p=25)``: the site references come from steps that stop
     before sitediff, so neither the page steps nor the text steps (WET records) may need the threshold yet."""
