@@ -49,6 +49,7 @@ def main() -> None:
     from eval.report import evaluate, markdown_table
     from index.build import build_index
     from preprocess.lm.crawl import train_crawl
+    from preprocess.lm.crawl_options import CrawlOptions
     from preprocess.options import CleanOptions, RunOptions
     from preprocess.run import run_preprocess
     from search.qld import run_search
@@ -61,7 +62,7 @@ def main() -> None:
     a = ap.parse_args()
     warc = build(ROOT / "build" / "cacm-web" / "cacm-web.warc.gz")
     model = a.out / "model"
-    card = train_crawl([str(warc)], str(model), sample_docs=None, workers=a.workers)
+    card = train_crawl([str(warc)], str(model), CrawlOptions(sample_docs=0), workers=a.workers)
     print(f"model: {card['sample']['documents']} pages, {card['label_counts']}, {card['training']['wall_s']} s")
     run = RunOptions(workers=a.workers)
     hl = dict(drop_hinted=True, max_link_density=0.5)

@@ -72,8 +72,9 @@ def build_inputs(work: Path) -> tuple[list[str], str, str]:
     contrastive = work / "contrastive"
     if not (contrastive / "contrastive.json").exists():
         from preprocess.lm.crawl import train_crawl
+        from preprocess.lm.crawl_options import CrawlOptions
 
-        train_crawl([str(pages), inputs[2]], str(contrastive), order=2, executor="local")
+        train_crawl([str(pages), inputs[2]], str(contrastive), CrawlOptions(order=2), executor="local")
     return inputs, str(kenlm), str(contrastive)
 
 

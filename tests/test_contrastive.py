@@ -18,6 +18,7 @@ from preprocess.lm.contrastive import (
     open_model,
 )
 from preprocess.lm.crawl import train_crawl
+from preprocess.lm.crawl_options import CrawlOptions
 from preprocess.lm.labels import LabelOptions, kept_flags, label_pipeline, labelled, lines_before
 from preprocess.lm.normalize import normalize
 from preprocess.options import CleanOptions
@@ -49,7 +50,7 @@ def crawl(tmp_path_factory):
 @pytest.fixture(scope="module")
 def model(crawl, tmp_path_factory):
     out = tmp_path_factory.mktemp("model") / "cpe"
-    card = train_crawl([str(crawl)], str(out), order=3, executor="local")
+    card = train_crawl([str(crawl)], str(out), CrawlOptions(order=3), executor="local")
     return out, card
 
 
@@ -83,9 +84,9 @@ def test_card_has_the_documented_fields(model):
 def test_same_inputs_are_not_trained_again_and_a_sample_is_spread_over_files(model, crawl, tmp_path):
     path, card = model
     before = (path / "en" / "content.bin").stat().st_mtime_ns
-    assert train_crawl([str(crawl)], str(path), order=3, executor="local") == card
+    assert train_crawl([str(crawl)], str(path), CrawlOptions(order=3), executor="local") == card
     assert (path / "en" / "content.bin").stat().st_mtime_ns == before
-    small = train_crawl([str(crawl)], str(tmp_path / "m"), order=2, sample_docs=6, executor="local")
+    small = train_crawl([str(crawl)], str(tmp_path / "m"), CrawlOptions(order=2, sample_docs=6), executor="local")
     assert small["sample"]["documents"] == 6 and small["sample"]["units"] == 2  # 3 records of each file
 
 

@@ -1,11 +1,11 @@
 """Contrastive training on crawls as they are: duplicate pages (exact and near) and a language without spaces
 (real ClueWeb09 Japanese pages), per-language pairs, and pages of a language without a pair left unpruned."""
-import numpy as np
 import pytest
 
 from preprocess.document import Document
 from preprocess.lm.contrastive import ContrastiveScorer, normalize_many
 from preprocess.lm.crawl import train_crawl
+from preprocess.lm.crawl_options import CrawlOptions
 from preprocess.lm.dedup import K, DedupOptions, duplicates, signatures
 from preprocess.lm.labels import LabelOptions, label_pipeline, labelled
 from preprocess.lm.lang import detect_language, page_text
@@ -78,7 +78,7 @@ def test_a_duplicated_crawl_trains_the_single_copys_model(tmp_path):
     for f in ("content.bin", "boilerplate.bin", "vocab.txt"):  # the copies are left out: the same model
         assert (tmp_path / "m3" / "en" / f).read_bytes() == (tmp_path / "m1" / "en" / f).read_bytes()
     with pytest.raises(ValueError, match="one side has no lines"):  # counted per record, every line repeats
-        train_crawl([str(tmp_path / "x3")], str(tmp_path / "m0"), executor="local", dedup=DedupOptions(mode="off"))
+        train_crawl([str(tmp_path / "x3")], str(tmp_path / "m0"), CrawlOptions(dedup="off"), executor="local")
 
 
 def test_japanese_is_detected_by_script_and_segmented_into_characters():
@@ -112,8 +112,8 @@ def mixed_model(tmp_path_factory):
     pack_pages(cpe_pages(40), root / "crawl" / "en.warc.gz")
     (root / "crawl" / JA).symlink_to(shared("warc", "clueweb09", JA))
     out = root / "model"
-    card = train_crawl([str(root / "crawl")], str(out), executor="local", min_language_lines=100,
-                       labels=LabelOptions(drop_hinted=False))  # the shop's hinted blocks hold its product text
+    card = train_crawl([str(root / "crawl")], str(out), CrawlOptions(min_language_lines=100, drop_hinted=False),
+                       executor="local")  # the shop's hinted blocks hold its product text
     return out, card
 
 

@@ -101,7 +101,7 @@ def cmd_lm_train_crawl(a) -> int:
     crawl = params.from_args(a, CrawlOptions)  # the pass's declared parameters, checked
     if not a.local:
         check_address(a.address)  # in seconds, before OUTPUT is made
-    card = train_crawl(a.inputs, a.output, options=crawl, workers=a.workers, address=a.address,
+    card = train_crawl(a.inputs, a.output, crawl, workers=a.workers, address=a.address,
                        executor="local" if a.local else "ray")
     c, b, n = card["content"], card["boilerplate"], card["label_counts"]
     print(f"{crawl.order}-gram contrastive model from {card['sample']['documents']:,} pages "

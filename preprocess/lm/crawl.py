@@ -23,9 +23,7 @@ from pathlib import Path
 
 from preprocess.lm.contrastive import CARD, write_card
 from preprocess.lm.crawl_lines import CrawlLines
-from preprocess.lm.crawl_options import MIN_LANGUAGE_LINES, CrawlOptions
-from preprocess.lm.dedup import DedupOptions
-from preprocess.lm.labels import LabelOptions
+from preprocess.lm.crawl_options import CrawlOptions
 from preprocess.output import OutputDir
 from preprocess.spool import delete_spools
 
@@ -33,30 +31,18 @@ log = logging.getLogger("webprune.lm")
 CRAWL_LINES = "preprocess.lm.crawl_lines:CrawlLines"
 
 
-def train_crawl(inputs: list[str], output: str, order: int = 3, labels: LabelOptions | None = None,
-                sample_docs: int | None = 10_000, workers: int | None = None, address: str | None = None,
-                executor: str = "ray", memory: str = "10%", dedup: DedupOptions | None = None,
-                min_language_lines: int = MIN_LANGUAGE_LINES, options: CrawlOptions | None = None) -> dict:
-    """Learn a contrastive model from ``inputs`` into the directory ``output``; returns its card. ``options``
-    (the command line's, :class:`CrawlOptions`) stand for ``order``, ``labels``, ``sample_docs``, ``memory``,
-    ``dedup`` and ``min_language_lines`` when given."""
+def train_crawl(inputs: list[str], output: str, options: CrawlOptions | None = None, workers: int | None = None,
+                address: str | None = None, executor: str = "ray") -> dict:
+    """Learn a contrastive model from ``inputs`` into the directory ``output`` with ``options`` (the command
+    line's flags; default: :class:`CrawlOptions`' defaults); returns its card."""
     from preprocess.interrupt import SigtermInterrupts, stop_ray
     from preprocess.lock import OutputLock
     from preprocess.sources import discover
     from preprocess.units import code_id, digest
 
-    if options is not None:
-        options = options.check()
-        order, labels, sample_docs, memory = options.order, options.labels(), options.sample_docs or None, \
-            options.memory
-        dedup, min_language_lines = options.dedup_options(), options.min_language_lines
-    labels, dedup = labels or LabelOptions(), (dedup or DedupOptions()).check()
-    if not 2 <= order <= 6:
-        raise ValueError("--order must be between 2 and 6")
-    if sample_docs is not None and sample_docs < 0:
-        raise ValueError("--sample-docs must be >= 0 (0: every record)")
-    if min_language_lines < 1:
-        raise ValueError("--min-language-lines must be >= 1")
+    options = (options or CrawlOptions()).check()
+    order, labels, sample_docs, memory = options.order, options.labels(), options.sample_docs or None, options.memory
+    dedup, min_language_lines = options.dedup_options(), options.min_language_lines
     opts = labels.clean_options()
     target = Path(output)
     if target.exists() and not target.is_dir():
