@@ -85,6 +85,21 @@ def test_features_have_one_row_per_block_and_one_column_per_name():
     assert X[2, names.index("own:footer")] == 1 and X[1, names.index("own:footer")] == 0
 
 
+def test_a_text_the_page_repeats_is_counted_and_its_later_copies_marked():
+    reviews = "".join(f'<div class="r"><p>5 out of 5 stars</p><p>Review {i}: {ARTICLE[:80]}</p>'
+                      f'<span class="spin">Loading</span></div>' for i in range(3))
+    page = blocks_of(f"<body><p>{ARTICLE}</p>{reviews}<p>LOADING</p></body>")
+    names = feature_names(TokenVocab([]))
+    X = page_features(page, "", TokenVocab([]))
+    repeats, seen = X[:, names.index("text_repeats")], X[:, names.index("text_seen")]
+    by_text = {}
+    for t, r, s in zip(page.texts, repeats, seen):
+        by_text.setdefault(t.lower(), []).append((round(float(np.expm1(r))), bool(s)))
+    assert by_text["5 out of 5 stars"] == [(3, False), (3, True), (3, True)]
+    assert by_text["loading"] == [(4, False), (4, True), (4, True), (4, True)]  # case-folded: LOADING too
+    assert by_text[ARTICLE.lower()] == [(1, False)] and by_text[f"review 1: {ARTICLE[:80]}".lower().strip()] == [(1, False)]
+
+
 def test_only_anchors_with_an_href_count_as_link_text():
     # <a name=...> wraps whole posts on old forum pages (lexbor reopens it in every paragraph): not a link
     page = blocks_of('<body><p><a name="post1">A long post that is not a link at all.</a></p>'

@@ -22,6 +22,7 @@ Groups (``feature_names`` lists every column):
 from __future__ import annotations
 
 import re
+from collections import Counter
 from itertools import repeat
 from operator import itemgetter
 
@@ -90,7 +91,21 @@ class TokenVocab:
 def feature_names(vocab: TokenVocab) -> list[str]:
     tags = list(BLOCK_TAGS)
     return (numeric_names() + [f"tag={t}" for t in tags] + [f"parent={t}" for t in tags]
-            + [f"path:{t}" for t in tags] + [f"own:{t}" for t in vocab.tokens] + [f"path:.{t}" for t in vocab.tokens])
+            + [f"path:{t}" for t in tags] + [f"own:{t}" for t in vocab.tokens] + [f"path:.{t}" for t in vocab.tokens]
+            + REPEATS)
+
+
+# a block whose text the page repeats ("Loading", "Add to cart", a rating line under every review) is seldom
+# main text, its second copy even less: how many blocks have its text (log), and is this not the first of them
+REPEATS = ["text_repeats", "text_seen"]
+
+
+def text_repeats(texts: list[str]) -> np.ndarray:
+    """(blocks x 2): :data:`REPEATS`, texts compared case-folded (``blocks.split_body`` single-spaces them)."""
+    keys = [t.lower() for t in texts]
+    count, first = Counter(keys), {}
+    seen = np.fromiter((first.setdefault(k, i) != i for i, k in enumerate(keys)), bool, len(keys))
+    return np.column_stack([np.log1p(np.fromiter(map(count.__getitem__, keys), np.float64, len(keys))), seen])
 
 
 def _words(masks: list[int], width: int) -> np.ndarray:
@@ -187,8 +202,9 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     """(blocks x features) float32 matrix, columns as :func:`feature_names`."""
     n = len(page.texts)
     n_tags, n_tok = len(BLOCK_TAGS), len(vocab.tokens)
+    width = N_NUMERIC + 3 * n_tags + 2 * n_tok + len(REPEATS)
     if not n:
-        return np.zeros((0, N_NUMERIC + 3 * n_tags + 2 * n_tok), dtype=np.float32)
+        return np.zeros((0, width), dtype=np.float32)
     owner = np.asarray(page.owner, dtype=np.int64)
     n_el = len(page.el_tag)
     el_tag = np.asarray(page.el_tag, dtype=np.int64)
@@ -199,7 +215,7 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
         path_tok = path_or(el_parent, depth, tok.copy())
         path_tag = path_or(el_parent, depth, np.append(np.left_shift(1, el_tag), 0).astype(np.uint64)[:, None])
     if compiled.ON:
-        out = np.zeros((n, N_NUMERIC + 3 * n_tags + 2 * n_tok), dtype=np.float32)
+        out = np.zeros((n, width), dtype=np.float32)
         sig = signature_ids(page)
         counts = text_counts_of(page.texts, title)
         link = np.asarray(page.link_chars, dtype=np.float64)
@@ -211,6 +227,7 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
                                      np.ascontiguousarray(counts[:, 0]), link, float(max(page.chars, 1)), REPEATED)
             compiled._columns.block_bits(out, N_NUMERIC, owner, el_tag, el_parent, path_tag, tok, path_tok, n_tags,
                                          n_tok)
+        out[:, -len(REPEATS):] = text_repeats(page.texts)
         return out
     numeric = numeric_python(page, title, owner)
 
@@ -232,7 +249,8 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     else:
         path_tag_bits = np.zeros((n, n_tags), dtype=np.uint8)
         own_bits = path_tok_bits = np.zeros((n, n_tok), dtype=np.uint8)
-    return np.hstack([numeric, tag_oh, par_oh, path_tag_bits, own_bits, path_tok_bits]).astype(np.float32)
+    return np.hstack([numeric, tag_oh, par_oh, path_tag_bits, own_bits, path_tok_bits,
+                      text_repeats(page.texts)]).astype(np.float32)
 
 
 def signature_ids(page: Page) -> np.ndarray:
