@@ -11,6 +11,7 @@ comments itself (``_noise.pxi``). It returns the lists that make up a
 equal pages on gold pages, cut pages and random nestings.
 """
 from libc.stdlib cimport free, malloc, realloc
+from libc.stdint cimport uint16_t
 from libc.string cimport memchr
 
 import html as _html
@@ -116,10 +117,12 @@ cdef bint at(int kind, void *data, Py_ssize_t i, Py_ssize_t end, str word):
 cdef str class_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
     """``" ".join(_CLASS_ID.findall(attrs))`` for the attributes ``markup[lo:hi]``."""
     cdef Py_ssize_t i = lo, q, m
+    cdef Py_UCS4 c
     values = []
     while i < hi:
         m = 0
-        if i == lo or not _word_char(PyUnicode_READ(kind, data, i - 1)):
+        c = PyUnicode_READ(kind, data, i)  # (only "class" and "id" can start here: test the cheap part first)
+        if (c == u'c' or c == u'i') and (i == lo or not _word_char(PyUnicode_READ(kind, data, i - 1))):
             if at(kind, data, i, hi, 'class="'):
                 m = 7
             elif at(kind, data, i, hi, 'id="'):
@@ -144,14 +147,25 @@ cdef str _slice(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
 cdef inline Py_ssize_t find_char(int kind, void *data, Py_ssize_t lo, Py_ssize_t n, Py_UCS4 c) noexcept:
     """Index of the first ``c`` in ``[lo, n)``; -1 when there is none (memchr on 1-byte strings)."""
     cdef const char *hit
+    cdef const uint16_t *d2
+    cdef const Py_UCS4 *d4
     cdef Py_ssize_t i
     if lo >= n:
         return -1
-    if kind == 1 and c < 256:
+    if kind == 1:
+        if c >= 256:
+            return -1
         hit = <const char *> memchr(<const char *> data + lo, <int> c, n - lo)
         return -1 if hit == NULL else hit - <const char *> data
+    if kind == 2:  # (a loop per width: no PyUnicode_READ switch per character)
+        d2 = <const uint16_t *> data
+        for i in range(lo, n):
+            if d2[i] == c:
+                return i
+        return -1
+    d4 = <const Py_UCS4 *> data
     for i in range(lo, n):
-        if PyUnicode_READ(kind, data, i) == c:
+        if d4[i] == c:
             return i
     return -1
 
