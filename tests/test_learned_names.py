@@ -13,7 +13,7 @@ from resiliparse.parse.html import HTMLTree
 from eval.cleaning.gold import SETS, gold_pages
 from eval.cleaning.harness import strip_wrapper
 from preprocess.cleaners.learned import blocks, compiled, names
-from preprocess.cleaners.learned.features import TokenVocab, _words
+from preprocess.cleaners.learned.features import TokenVocab, _words, signature_ids
 from preprocess.cleaners.learned.model import load_model
 from tests.conftest import shared
 
@@ -57,12 +57,13 @@ def assert_same(values: list[str], reference: Reference) -> None:
 
 @pytest.fixture(scope="module")
 def page_values():
-    """Each shared page's class/id values (every set's pages), in document order."""
+    """Each shared page's elements (every set's pages): a Page with their tags and class/id values."""
     out = []
     for p in gold_pages(shared(), list(SETS)):
         raw = p.input.read_bytes()
         html = strip_wrapper(gzip.decompress(raw) if p.input.suffix == ".gz" else raw).decode("utf-8", "replace")
-        out.append(blocks.split_body(HTMLTree.parse(html)).el_names)
+        page = blocks.split_body(HTMLTree.parse(html))
+        out.append(blocks.Page(el_tag=page.el_tag, el_names=page.el_names))
     return out
 
 
@@ -76,15 +77,35 @@ def vocabularies(values: list[str]) -> list[TokenVocab]:
 
 def test_the_matcher_equals_python_on_every_shared_page(page_values):
     assert len(page_values) > 4000
-    distinct = {v for values in page_values for v in values}
+    distinct = {v for page in page_values for v in page.el_names}
     assert len(distinct) > 50_000 and any(not v.isascii() for v in distinct)
     vocabs = vocabularies(list(distinct))
     for vocab in vocabs:
         reference = Reference(vocab)
-        for values in page_values:  # per page, as the cleaner calls it (repeated values within the page)
-            assert_same(values, reference)
+        for page in page_values:  # per page, as the cleaner calls it (repeated values within the page)
+            assert_same(page.el_names, reference)
     flags = vocabs[0].matcher.bits(sorted(distinct))[0]
     assert {0, 1, 2, 3, 4, 5, 7} <= set(flags.tolist())
+
+
+def test_the_matchers_signatures_equal_signature_ids_on_every_shared_page(page_values):
+    vocab = TokenVocab([])
+    repeated = 0
+    for page in page_values:
+        sig = vocab.matcher.bits(page.el_names, np.asarray(page.el_tag, dtype=np.int64))[3]
+        expected = signature_ids(page)
+        assert sig.dtype == expected.dtype and np.array_equal(sig, expected)
+        repeated += len(sig) - len(set(sig.tolist()))
+    assert repeated > 100_000
+    rng = random.Random(9)  # made up: few values and tags, so pairs repeat in every way
+    for _ in range(300):
+        n = rng.randrange(0, 400)
+        page = blocks.Page(el_tag=[rng.randrange(64) for _ in range(n)],
+                           el_names=[rng.choice(["", "a", "b c", "A", "é", "a\n"]) for _ in range(n)])
+        sig = vocab.matcher.bits(page.el_names, np.asarray(page.el_tag, dtype=np.int64))[3]
+        assert np.array_equal(sig, signature_ids(page))
+    with pytest.raises(ValueError):
+        vocab.matcher.bits(["a"], np.asarray([64], dtype=np.int64))
 
 
 def test_the_matcher_equals_python_on_made_up_values():

@@ -170,14 +170,19 @@ cdef class Matcher:
             s = (s + 1) & self._mask
         return -1
 
-    def bits(self, list values):
+    def bits(self, list values, const int64_t[::1] tags=None):
         """(flags int64[n], thread int64[n], token bit words uint64[n + 1, n_words]: bit i of the vocabulary in
-        word i // 64, bit i % 64; the last row zero) for ``values`` (str), each distinct value computed once."""
+        word i // 64, bit i % 64; the last row zero) for ``values`` (str), each distinct value computed once;
+        with ``tags`` (each value's element's tag, 0-63) a fourth array: ``features.signature_ids``, each
+        (tag, value) pair numbered 0, 1, ... in order of first use."""
         cdef Py_ssize_t n = len(values), e, first, i, j, m, w, nw = self.n_words
+        if tags is not None and tags.shape[0] != n:
+            raise ValueError("bits: one tag per value")
         flags_arr = np.zeros(n, dtype=np.int64)
         thread_arr = np.zeros(n, dtype=np.int64)
         words_arr = np.zeros((n + 1, nw), dtype=np.uint64)
-        cdef int64_t[::1] flags = flags_arr, thread = thread_arr
+        first_arr = np.full(n, -1, dtype=np.int64)
+        cdef int64_t[::1] flags = flags_arr, thread = thread_arr, firsts = first_arr
         cdef uint64_t[:, ::1] words = words_arr
         cdef unsigned char buf[MAX_LEN + 2]
         cdef const unsigned char *s
@@ -193,11 +198,13 @@ cdef class Matcher:
             row = PyDict_GetItem(seen, v)
             if row != NULL:
                 first = <Py_ssize_t> <object> row
+                firsts[e] = first
                 flags[e], thread[e] = flags[first], thread[first]
                 for w in range(nw):
                     words[e, w] = words[first, w]
                 continue
             seen[v] = e
+            firsts[e] = e
             m = len(v)
             if not PyUnicode_IS_ASCII(v) or m > MAX_LEN:
                 self._python(v, e, flags, thread, words)
@@ -230,7 +237,9 @@ cdef class Matcher:
                         words[e, bit >> 6] |= (<uint64_t> 1) << (bit & 63)
                 i = j
             thread[e] = any_thread
-        return flags_arr, thread_arr, words_arr
+        if tags is None:
+            return flags_arr, thread_arr, words_arr
+        return flags_arr, thread_arr, words_arr, _signatures(firsts, tags)
 
     cdef _python(self, str v, Py_ssize_t e, int64_t[::1] flags, int64_t[::1] thread, uint64_t[:, ::1] words):
         cdef Py_ssize_t w
@@ -240,3 +249,32 @@ cdef class Matcher:
             mask = self.mask_fn(v)
             for w in range(self.n_words):
                 words[e, w] = (mask >> (64 * w)) & 0xFFFFFFFFFFFFFFFF
+
+
+def _signatures(const int64_t[::1] firsts, const int64_t[::1] tags):
+    """Per element: its (tag, value) pair's number in order of first use; ``firsts``: the first element with its
+    value (-1: the empty value). An open-addressing table of the pairs as ``(first + 1) * 64 + tag``."""
+    cdef Py_ssize_t n = firsts.shape[0], e, size = 16
+    cdef uint64_t h, mask
+    cdef int64_t key, next_id = 0
+    for e in range(n):
+        if not 0 <= tags[e] < 64:
+            raise ValueError("bits: tags are 0-63")
+    while size < 2 * n:
+        size *= 2
+    mask = size - 1
+    keys_arr = np.full(size, -1, dtype=np.int64)
+    ids_arr = np.zeros(size, dtype=np.int64)
+    out_arr = np.zeros(n, dtype=np.int64)
+    cdef int64_t[::1] keys = keys_arr, ids = ids_arr, out = out_arr
+    for e in range(n):
+        key = (firsts[e] + 1) * 64 + tags[e]
+        h = (<uint64_t> key * 11400714819323198485ULL) >> 20 & mask
+        while keys[h] >= 0 and keys[h] != key:
+            h = (h + 1) & mask
+        if keys[h] < 0:
+            keys[h] = key
+            ids[h] = next_id
+            next_id += 1
+        out[e] = ids[h]
+    return out_arr

@@ -88,10 +88,11 @@ class TokenVocab:
     def masks(self, names: list[str]) -> list[int]:
         return self.mask.many(names)
 
-    def flags_and_words(self, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """``class_flags`` of each value (int64) and its mask as :func:`_words` rows, by the compiled matcher."""
-        flags, _, words = self.matcher.bits(names)
-        return flags, words
+    def element_columns(self, names: list[str], tags: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """By the compiled matcher, for elements of these class/id values and tags: ``class_flags`` of each value,
+        its mask as :func:`_words` rows, and :func:`signature_ids`."""
+        flags, _, words, sig = self.matcher.bits(names, tags)
+        return flags, words, sig
 
 
 def feature_names(vocab: TokenVocab) -> list[str]:
@@ -201,17 +202,16 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     el_tag = np.asarray(page.el_tag, dtype=np.int64)
     el_parent = np.asarray(page.el_parent, dtype=np.int64)
     depth = np.asarray(page.el_depth, dtype=np.int64)
-    flags = np.zeros(0, dtype=np.int64)  # (compiled) the elements' class_flags
+    flags = sig = np.zeros(0, dtype=np.int64)  # (compiled) the elements' class_flags and signature_ids
     if n_el:  # class/id tokens and tags of each element and of it and every ancestor, as rows of bit words
         if compiled.ON:
-            flags, tok = vocab.flags_and_words(page.el_names)
+            flags, tok, sig = vocab.element_columns(page.el_names, el_tag)
         else:
             tok = _words(vocab.masks(page.el_names), n_tok)
         path_tok = path_or(el_parent, depth, tok.copy())
         path_tag = path_or(el_parent, depth, np.append(np.left_shift(1, el_tag), 0).astype(np.uint64)[:, None])
     if compiled.ON:
         out = np.zeros((n, N_NUMERIC + 3 * n_tags + 2 * n_tok), dtype=np.float32)
-        sig = signature_ids(page)
         counts = text_counts_of(page.texts, title)
         link = np.asarray(page.link_chars, dtype=np.float64)
         el_start, el_end = np.asarray(page.el_start, dtype=np.int64), np.asarray(page.el_end, dtype=np.int64)
