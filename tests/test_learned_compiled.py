@@ -107,6 +107,22 @@ def test_features_and_scores_equal_the_pure_python_ones(gold_html, monkeypatch):
     assert all(np.array_equal(a, m.margin(x)) for a, x in zip(margins, [x for x in fast if len(x)]))
 
 
+ENTITIES = ["&amp;", "&lt;", "&gt;", "&quot;", "&nbsp;", "&amp;amp;", "&ampx", "&amp", "&lt", "&copy;", "&#38;",
+            "&#x26;", "&", "&&", "&;", "amp;", " ", "\u00a0", "x", "é", "<b>", "</b>", '<i title="&quot;&">', "<u",
+            ">", "&nbsp", "&NBSP;", "\u2003"]
+
+
+def test_the_scanners_text_equals_fragment_text_with_any_entities():
+    """Lexbor writes only five entities in text (decoded in C); any other "&" goes to html.unescape: the
+    scanner on markup made of entities, inline tags and spaces gives split_python's blocks."""
+    rng = random.Random(13)
+    for _ in range(3000):
+        markup = "".join(f"<{rng.choice(['p', 'div', 'a href=x'])}>"
+                         + "".join(rng.choices(ENTITIES, k=rng.randint(1, 8))) for _ in range(rng.randint(1, 4)))
+        fields = compiled._scan.scan(markup, 400, False)
+        assert fields is not None and blocks.Page(*fields) == blocks.split_python(markup), markup
+
+
 def test_text_counts_fall_back_to_python_for_texts_that_are_not_single_spaced():
     texts = ["Two  spaces", "a\tb", "The End."]
     assert compiled._text.text_stats(texts, set()) is None

@@ -70,8 +70,11 @@ cdef object fragment_text(Buf *raw):
         w += 1
         r += 1
     if amp:
-        s = _unescape(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, d, w))
-        return " ".join(s.split())
+        n = _decode_entities(d, w)
+        if n < 0:  # an entity lexbor does not write in text: html.unescape's rules
+            s = _unescape(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, d, w))
+            return " ".join(s.split())
+        w = n
     n, r, w = w, 0, 0
     while r < n:  # whitespace runs to one space, ends stripped (str.split's notion of whitespace)
         c = d[r]
@@ -86,6 +89,57 @@ cdef object fragment_text(Buf *raw):
         d[w] = c
         w += 1
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, d, w)
+
+
+cdef Py_ssize_t _decode_entities(Py_UCS4 *d, Py_ssize_t n) noexcept:
+    """``html.unescape`` of ``d[:n]`` in place when every "&" starts one of the entities lexbor's serialiser
+    writes ("&amp;", "&lt;", "&gt;", "&quot;", "&nbsp;": each what unescape makes of it); the new length, or -1
+    (``d`` unchanged) for any other "&"."""
+    cdef Py_ssize_t r, w = 0, m
+    cdef Py_UCS4 c
+    for r in range(n):  # check first, so a text left to html.unescape is untouched
+        if d[r] == u'&' and _entity(d, r, n, &c) == 0:
+            return -1
+    r = 0
+    while r < n:
+        c = d[r]
+        if c == u'&':
+            m = _entity(d, r, n, &c)
+            r += m
+        else:
+            r += 1
+        d[w] = c
+        w += 1
+    return w
+
+
+cdef inline Py_ssize_t _entity(const Py_UCS4 *d, Py_ssize_t r, Py_ssize_t n, Py_UCS4 *out) noexcept:
+    """Length of the entity at ``d[r]`` ("&") with its character in ``out``; 0 when it is none of the five."""
+    if _ascii_at(d, r + 1, n, b"amp;"):
+        out[0] = u'&'
+        return 5
+    if _ascii_at(d, r + 1, n, b"lt;"):
+        out[0] = u'<'
+        return 4
+    if _ascii_at(d, r + 1, n, b"gt;"):
+        out[0] = u'>'
+        return 4
+    if _ascii_at(d, r + 1, n, b"quot;"):
+        out[0] = u'"'
+        return 6
+    if _ascii_at(d, r + 1, n, b"nbsp;"):
+        out[0] = 0xa0
+        return 6
+    return 0
+
+
+cdef inline bint _ascii_at(const Py_UCS4 *d, Py_ssize_t i, Py_ssize_t n, const char *word) noexcept:
+    cdef Py_ssize_t k = 0
+    while word[k]:
+        if i + k >= n or d[i + k] != <Py_UCS4> <unsigned char> word[k]:
+            return False
+        k += 1
+    return True
 
 
 cdef Py_ssize_t add_block(Buf *raw, Buf *link, list texts, list link_chars, list owner, list start,
