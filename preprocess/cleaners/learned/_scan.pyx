@@ -419,6 +419,15 @@ def scan(str markup, int max_depth=400, bint skip=True, list drop_starts=None, l
                     tag_end = find(kind, data, i + 1, n, ">")
                     if tag_end < 0:
                         tag_end = n
+                    elif find_char(kind, data, i + 1, tag_end, u'<') < 0:
+                        # nothing in it stops the text: fragment_text cuts "<...>" whole, so "<>" does
+                        push(&raw, u'<')
+                        push(&raw, u'>')
+                        if in_a:
+                            push(&link, u'<')
+                            push(&link, u'>')
+                        i = tag_end + 1
+                        continue
                 push(&raw, u'<')
                 if in_a:
                     push(&link, u'<')
