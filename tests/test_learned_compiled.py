@@ -37,7 +37,8 @@ TEXTS = ["<!--<script>", "</SCRIPT >", "<script/", "--!>", "<!-->", "hello", " w
 HINTED = [f'div class="{c}"' for c in ("social", "comments", "sidebar main", "NAV bar", "post-body", "é-social",
                                       "menu &amp; more", "x")] + \
     ['span id="related"', 'div id="footer" class="article"', 'a class="menu"', 'script class="menu"',
-     'div =class="nav"', 'div =class="post" class="nav"', 'span =id="menu"']  # "=class" is another attribute
+     'div =class="nav"', 'div =class="post" class="nav"', 'span =id="menu"',  # "=class" is another attribute
+     'template class="menu"', 'template id="comment-post"']  # its content is no element of the tree's query
 SCRIPTS = ["<p>a<script><!--<script></script>--></script>b</p>", "<p>a<script><!-- x --></script>b</p>",
            "<p>a<script><!--<script>--></script>b</p><p>c</p>", "<div><script>if (a<b) x='</p>'</script>t</div>",
            "<p>a<script><!--<script></body></html>", "<p>x<y<script>t</p><!--c--><p>u</p>"]
