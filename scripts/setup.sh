@@ -47,7 +47,7 @@ if ! "$VENV/bin/python" -c 'import preprocess.lm._pair' 2>/dev/null && ls build/
 fi
 "$VENV/bin/python" -c 'from preprocess.cleaners.learned.compiled import BUILT; assert BUILT' 2>/dev/null \
   || say "warning: the learned cleaner's compiled part did not build (it needs a C compiler and Python's headers);" \
-         "--cleaner learned runs in pure Python, same output, about 1.7x slower"
+         "--cleaner learned runs in pure Python, same output, about 2.5x the CPU"
 "$VENV/bin/python" -c 'from preprocess.steps.stream import BUILT; assert BUILT' 2>/dev/null \
   || say "warning: the streaming tag remover's compiled part did not build (it needs a C compiler and Python's" \
          "headers); --cleaner tags parses pages with lexbor instead, about 1.7x the CPU"

@@ -201,8 +201,9 @@ cdef struct Open:
 def hint_ranges(str markup, tuple unlikely, maybe, double max_share):
     """``(starts, ends, dropped, kept_large)``: the character ranges of the elements ``HintFilter`` drops from the
     ``<body>`` serialised in ``markup`` (outermost first, document order) and its two counts; None when the
-    markup holds something this reading is not sure of (a template, plaintext, an unclosed script escape, a
-    raw-text name inside SVG or MathML, end tags that do not match): the tree filter then runs. ``unlikely``:
+    markup holds something this reading is not sure of (plaintext, an unclosed script escape, a raw-text name or
+    a template inside SVG or MathML, end tags that do not match): the tree filter then runs. A template is
+    one element to it (its content is a fragment of its own), skipped whole here. ``unlikely``:
     the words, lower-case; ``maybe``: the exemption regex (searched in "class id"). Element text is lexbor's
     text content: text nodes only (script and style text too, no comments, no template content),
     ``&amp; &lt; &gt; &nbsp;`` one character each."""
@@ -264,7 +265,7 @@ def hint_ranges(str markup, tuple unlikely, maybe, double max_share):
                     foreign -= 1
                 i = gt + 1
                 continue
-            if key == _TEMPLATE or key == _PLAINTEXT:
+            if key == _PLAINTEXT or key == _TEMPLATE and foreign:  # (in SVG or MathML a "template" has children)
                 return None
             cand = -1
             if top and key != _A and contains(kind, data, k, gt, "=") and not _no_hint_words(kind, data, k, gt):
@@ -274,6 +275,14 @@ def hint_ranges(str markup, tuple unlikely, maybe, double max_share):
                 if attrs[0] is not None or attrs[1] is not None:
                     v = _verdict(attrs[0], attrs[1], unlikely, maybe)
                     cand = -1 if v is None else v
+            if key == _TEMPLATE:  # its content is a fragment of its own: no text and no element the tree's query finds
+                end = skip_noise(kind, data, n, gt, 3, "template")
+                if end < 0 or end == n:
+                    return None
+                if cand >= 0:
+                    cands.append((i, end, 0, cand == 1))
+                i = end
+                continue
             if key and _among(key, _VOID_KEYS, _n_void):
                 if cand >= 0:
                     cands.append((i, gt + 1, 0, cand == 1))

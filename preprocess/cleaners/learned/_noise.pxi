@@ -136,17 +136,20 @@ cdef Py_ssize_t script_end(int kind, void *data, Py_ssize_t i, Py_ssize_t n):
     cdef int dashes = 0  # "-" just before, in states 1 and 2 (two of them and ">" leave the escape)
     cdef Py_UCS4 c
     while i < n:
-        c = PyUnicode_READ(kind, data, i)
         if state == 0:
-            if c == u'<':
-                if at(kind, data, i + 1, n, "/") and _script_word(kind, data, i + 2, n):
-                    return i
-                if at(kind, data, i + 1, n, "!--"):
-                    state, dashes = 1, 2
-                    i += 4
-                    continue
+            i = find_char(kind, data, i, n, u'<')  # (nothing but "<" matters in script data)
+            if i < 0:
+                return -1
+            if at(kind, data, i + 1, n, "/") and _script_word(kind, data, i + 2, n):
+                return i
+            if at(kind, data, i + 1, n, "!--"):
+                state, dashes = 1, 2
+                i += 4
+                continue
             i += 1
-        elif c == u'-':
+            continue
+        c = PyUnicode_READ(kind, data, i)
+        if c == u'-':
             dashes = 2 if dashes else 1
             i += 1
         elif c == u'>' and dashes == 2:

@@ -6,11 +6,12 @@ of ``blocks._SPLIT`` (a block-level tag or ``<a>``: ``<``, optional ``/``, a
 listed name followed by a space or ``>``, then anything up to the next ``>``)
 and of ``dom.fragment_text`` (``<[^>]*>`` removed, entities decoded by
 ``html.unescape``, whitespace runs to one space), and skips noise elements and
-comments itself (``_noise.pxi``). It returns the lists that make up a
+comments itself (``_noise.pxi``); block texts: ``_blocktext.pxi``. It returns the lists that make up a
 ``blocks.Page``; ``tests/test_learned_compiled.py`` checks both paths give
 equal pages on gold pages, cut pages and random nestings.
 """
 from libc.stdlib cimport free, malloc, realloc
+from libc.stdint cimport uint16_t
 from libc.string cimport memchr
 
 import html as _html
@@ -19,87 +20,7 @@ import numpy as np
 
 include "_unicode.pxi"
 
-_unescape = _html.unescape
-
-
-cdef struct Buf:
-    Py_UCS4 *data
-    Py_ssize_t n
-    Py_ssize_t cap
-
-
-cdef inline int push(Buf *b, Py_UCS4 c) except -1:
-    cdef Py_UCS4 *grown
-    if b.n == b.cap:
-        grown = <Py_UCS4 *> realloc(b.data, (2 * b.cap + 64) * sizeof(Py_UCS4))
-        if grown == NULL:
-            raise MemoryError()
-        b.data = grown
-        b.cap = 2 * b.cap + 64
-    b.data[b.n] = c
-    b.n += 1
-    return 0
-
-
-cdef object fragment_text(Buf *raw):
-    """``dom.fragment_text`` of the characters in ``raw``, which it reuses as scratch space."""
-    cdef Py_ssize_t r = 0, w = 0, j, n = raw.n
-    cdef Py_UCS4 *d = raw.data
-    cdef Py_UCS4 c
-    cdef bint amp = False, gap = False
-    while r < n:  # <[^>]*> out, in place
-        c = d[r]
-        if c == u'<':
-            j = r + 1
-            while j < n and d[j] != u'>':
-                j += 1
-            if j < n:
-                r = j + 1
-                continue
-            while r < n:  # no ">" after this "<": the rest is text
-                if d[r] == u'&':
-                    amp = True
-                d[w] = d[r]
-                w += 1
-                r += 1
-            break
-        if c == u'&':
-            amp = True
-        d[w] = c
-        w += 1
-        r += 1
-    if amp:
-        s = _unescape(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, d, w))
-        return " ".join(s.split())
-    n, r, w = w, 0, 0
-    while r < n:  # whitespace runs to one space, ends stripped (str.split's notion of whitespace)
-        c = d[r]
-        r += 1
-        if Py_UNICODE_ISSPACE(c):
-            gap = w > 0
-            continue
-        if gap:
-            d[w] = u' '
-            w += 1
-            gap = False
-        d[w] = c
-        w += 1
-    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, d, w)
-
-
-cdef Py_ssize_t add_block(Buf *raw, Buf *link, list texts, list link_chars, list owner, list start,
-                          Py_ssize_t cur, Py_ssize_t chars) except -1:
-    """``blocks._add_block``: the text in ``raw`` (its linked part in ``link``) as a block of ``cur``, unless it is
-    only markup or space; both buffers emptied. Returns the page's characters so far."""
-    t = fragment_text(raw)
-    if t:
-        texts.append(t)
-        link_chars.append(len(fragment_text(link)) if link.n else 0)
-        owner.append(cur)
-        start.append(chars)
-        chars += len(t)
-    raw.n = link.n = 0
-    return chars
+include "_blocktext.pxi"
 
 
 cdef bint at(int kind, void *data, Py_ssize_t i, Py_ssize_t end, str word):
@@ -116,10 +37,12 @@ cdef bint at(int kind, void *data, Py_ssize_t i, Py_ssize_t end, str word):
 cdef str class_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
     """``" ".join(_CLASS_ID.findall(attrs))`` for the attributes ``markup[lo:hi]``."""
     cdef Py_ssize_t i = lo, q, m
+    cdef Py_UCS4 c
     values = []
     while i < hi:
         m = 0
-        if i == lo or not _word_char(PyUnicode_READ(kind, data, i - 1)):
+        c = PyUnicode_READ(kind, data, i)  # (only "class" and "id" can start here: test the cheap part first)
+        if (c == u'c' or c == u'i') and (i == lo or not _word_char(PyUnicode_READ(kind, data, i - 1))):
             if at(kind, data, i, hi, 'class="'):
                 m = 7
             elif at(kind, data, i, hi, 'id="'):
@@ -144,14 +67,25 @@ cdef str _slice(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
 cdef inline Py_ssize_t find_char(int kind, void *data, Py_ssize_t lo, Py_ssize_t n, Py_UCS4 c) noexcept:
     """Index of the first ``c`` in ``[lo, n)``; -1 when there is none (memchr on 1-byte strings)."""
     cdef const char *hit
+    cdef const uint16_t *d2
+    cdef const Py_UCS4 *d4
     cdef Py_ssize_t i
     if lo >= n:
         return -1
-    if kind == 1 and c < 256:
+    if kind == 1:
+        if c >= 256:
+            return -1
         hit = <const char *> memchr(<const char *> data + lo, <int> c, n - lo)
         return -1 if hit == NULL else hit - <const char *> data
+    if kind == 2:  # (a loop per width: no PyUnicode_READ switch per character)
+        d2 = <const uint16_t *> data
+        for i in range(lo, n):
+            if d2[i] == c:
+                return i
+        return -1
+    d4 = <const Py_UCS4 *> data
     for i in range(lo, n):
-        if PyUnicode_READ(kind, data, i) == c:
+        if d4[i] == c:
             return i
     return -1
 
@@ -169,22 +103,6 @@ cdef Py_ssize_t find(int kind, void *data, Py_ssize_t lo, Py_ssize_t n, str word
 
 cdef inline bint contains(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi, str word):
     return find(kind, data, lo, hi, word) >= 0
-
-
-cdef int push_run(Buf *b, int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) except -1:
-    """Append ``markup[lo:hi]``."""
-    cdef Py_UCS4 *grown
-    cdef Py_ssize_t i, need = b.n + hi - lo
-    if need > b.cap:
-        grown = <Py_UCS4 *> realloc(b.data, (2 * need + 64) * sizeof(Py_UCS4))
-        if grown == NULL:
-            raise MemoryError()
-        b.data = grown
-        b.cap = 2 * need + 64
-    for i in range(lo, hi):
-        b.data[b.n] = PyUnicode_READ(kind, data, i)
-        b.n += 1
-    return 0
 
 
 # block-level tag names packed 6 bits a character (a-z 1-26, 0-9 27-36) -> tag index ("a" -> -1)
@@ -351,6 +269,15 @@ def scan(str markup, int max_depth=400, bint skip=True, list drop_starts=None, l
                     tag_end = find(kind, data, i + 1, n, ">")
                     if tag_end < 0:
                         tag_end = n
+                    elif find_char(kind, data, i + 1, tag_end, u'<') < 0:
+                        # nothing in it stops the text: fragment_text cuts "<...>" whole, so "<>" does
+                        push(&raw, u'<')
+                        push(&raw, u'>')
+                        if in_a:
+                            push(&link, u'<')
+                            push(&link, u'>')
+                        i = tag_end + 1
+                        continue
                 push(&raw, u'<')
                 if in_a:
                     push(&link, u'<')

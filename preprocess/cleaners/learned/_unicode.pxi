@@ -11,4 +11,6 @@ cdef extern from "Python.h":
 
 
 cdef inline bint _word_char(Py_UCS4 c) noexcept:
-    return c == 95 or Py_UNICODE_ISALNUM(c)  # re's \w
+    if c < 128:  # (ASCII: what Py_UNICODE_ISALNUM says, without its table lookups)
+        return 97 <= c <= 122 or 65 <= c <= 90 or 48 <= c <= 57 or c == 95
+    return Py_UNICODE_ISALNUM(c)  # re's \w

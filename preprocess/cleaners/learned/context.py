@@ -25,7 +25,7 @@ import numpy as np
 
 from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
-from preprocess.cleaners.learned.names import class_flags, thread_names
+from preprocess.cleaners.learned.names import class_flags, thread_many
 
 NAMES = ["page_link_density", "page_linked_share", "longest_share", "long_blocks", "in_top", "in_top_parent",
          "top_share", "parent_score", "grand_score", "own_link_density", "parent_link_density", "in_dense",
@@ -43,7 +43,7 @@ def thread_blocks(page: Page) -> np.ndarray:
     if not n_el or not page.texts:
         return np.zeros(len(page.texts), dtype=bool)
     rows = np.zeros((n_el + 1, 1), dtype=np.uint64)
-    rows[:n_el, 0] = thread_names.many(page.el_names)
+    rows[:n_el, 0] = thread_many(page.el_names)
     if not rows.any():
         return np.zeros(len(page.texts), dtype=bool)
     path = path_or(np.asarray(page.el_parent, dtype=np.int64), np.asarray(page.el_depth, dtype=np.int64),

@@ -34,7 +34,7 @@ from preprocess.cleaners.learned.context import NAMES as CONTEXT
 from preprocess.cleaners.learned.context import TAG_PRIOR, page_context, path_or
 from preprocess.cleaners.learned.groups import NAMES as GROUPS
 from preprocess.cleaners.learned.groups import REPEATED, group_columns
-from preprocess.cleaners.learned.names import CLASS_TOKEN, ValueCache, class_flags
+from preprocess.cleaners.learned.names import CLASS_TOKEN, ValueCache, matcher
 
 STOP_WORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have having he her
@@ -70,12 +70,14 @@ N_SCANNED = N_NUMERIC - len(GROUPS)  # the columns of ``_columns.numeric``; grou
 
 
 class TokenVocab:
-    """Class/id tokens (lower-case letter runs) -> bit; a bit mask per class/id value, cached."""
+    """Class/id tokens (lower-case letter runs) -> bit; a bit mask per class/id value, cached; compiled, the
+    page's values in one call (``names.matcher``)."""
 
     def __init__(self, tokens: list[str]):
         self.tokens = list(tokens)
         self.index = {t: 1 << i for i, t in enumerate(self.tokens)}
         self.mask = ValueCache(self._mask)
+        self.matcher = matcher(self.tokens, self.mask)
 
     def _mask(self, names: str) -> int:
         m = 0
@@ -86,6 +88,12 @@ class TokenVocab:
 
     def masks(self, names: list[str]) -> list[int]:
         return self.mask.many(names)
+
+    def element_columns(self, names: list[str], tags: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """By the compiled matcher, for elements of these class/id values and tags: ``class_flags`` of each value,
+        its mask as :func:`_words` rows, and :func:`signature_ids`."""
+        flags, _, words, sig = self.matcher.bits(names, tags)
+        return flags, words, sig
 
 
 def feature_names(vocab: TokenVocab) -> list[str]:
@@ -210,18 +218,21 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
     el_tag = np.asarray(page.el_tag, dtype=np.int64)
     el_parent = np.asarray(page.el_parent, dtype=np.int64)
     depth = np.asarray(page.el_depth, dtype=np.int64)
+    flags = sig = np.zeros(0, dtype=np.int64)  # (compiled) the elements' class_flags and signature_ids
     if n_el:  # class/id tokens and tags of each element and of it and every ancestor, as rows of bit words
-        tok = _words(vocab.masks(page.el_names), n_tok)
+        if compiled.ON:
+            flags, tok, sig = vocab.element_columns(page.el_names, el_tag)
+        else:
+            tok = _words(vocab.masks(page.el_names), n_tok)
         path_tok = path_or(el_parent, depth, tok.copy())
         path_tag = path_or(el_parent, depth, np.append(np.left_shift(1, el_tag), 0).astype(np.uint64)[:, None])
     if compiled.ON:
         out = np.zeros((n, width), dtype=np.float32)
-        sig = signature_ids(page)
         counts = text_counts_of(page.texts, title)
         link = np.asarray(page.link_chars, dtype=np.float64)
         el_start, el_end = np.asarray(page.el_start, dtype=np.int64), np.asarray(page.el_end, dtype=np.int64)
         out[:, :N_SCANNED] = numeric_compiled(page, counts, link, owner, el_tag, el_parent, depth, el_start, el_end,
-                                              sig)
+                                              sig, flags)
         if n_el:
             compiled._columns.groups(out, N_SCANNED, owner, sig, el_parent, el_start, el_end,
                                      np.ascontiguousarray(counts[:, 0]), link, float(max(page.chars, 1)), REPEATED)
@@ -268,12 +279,12 @@ def _signatures(sig: np.ndarray) -> np.ndarray:
 
 def numeric_compiled(page: Page, counts: np.ndarray, link: np.ndarray, owner: np.ndarray, el_tag: np.ndarray,
                      el_parent: np.ndarray, depth: np.ndarray, el_start: np.ndarray, el_end: np.ndarray,
-                     sig: np.ndarray) -> np.ndarray:
+                     sig: np.ndarray, flags: np.ndarray) -> np.ndarray:
     """:func:`numeric_python`'s columns before the groups, by the compiled ``_columns.numeric`` from the page's
-    :func:`text_counts_of` and arrays: the same columns, to the bit."""
+    :func:`text_counts_of` and arrays (``flags``: the elements' ``class_flags``): the same columns, to the bit."""
     as_int = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
     return compiled._columns.numeric(counts, link, owner, as_int(page.start), el_tag, el_parent, depth, el_start,
-                                     el_end, _signatures(sig), as_int(class_flags.many(page.el_names)), TAG_PRIOR,
+                                     el_end, _signatures(sig), flags, TAG_PRIOR,
                                      page.chars, WINDOW)
 
 

@@ -1,11 +1,14 @@
 """Class/id values as evidence: readability's negative/positive/comment names, comment threads, vocabulary tokens.
 
 A page's class/id values repeat within a site and across pages of one crawl, so each function of a value is
-computed once per distinct value (``ValueCache``, bounded).
+computed once per distinct value (``ValueCache``, bounded). The compiled ``_names.Matcher`` (``matcher``) gives
+the same for all of a page's values in one call.
 """
 from __future__ import annotations
 
 import re
+
+from preprocess.cleaners.learned import compiled
 
 _POSITIVE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story", re.I)
 _NEGATIVE = re.compile(r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|"
@@ -70,13 +73,33 @@ class_flags = ValueCache(_flags)
 CLASS_TOKEN = re.compile(r"[a-z]+")  # class/id tokens: letter runs of the lower-cased value
 _NOT_THREAD = frozenset(("commentary", "commentaries", "commentator", "commentators"))
 _THREAD_TOKENS = frozenset(("reply", "replies", "respond", "talkback"))
+_THREAD_PREFIXES = ("disqus", "comment")  # (every one of _NOT_THREAD starts with "comment")
 
 
 def _thread_name(names: str) -> int:
     for tok in CLASS_TOKEN.findall(names.lower()):
-        if tok in _THREAD_TOKENS or tok.startswith("disqus") or (tok.startswith("comment") and tok not in _NOT_THREAD):
+        if tok in _THREAD_TOKENS or (tok.startswith(_THREAD_PREFIXES) and tok not in _NOT_THREAD):
             return 1
     return 0
 
 
 thread_names = ValueCache(_thread_name)
+
+if compiled.BUILT:  # the word lists as _flags' ASCII branch reads them; " hid " on the value padded with spaces
+    compiled._names.set_words([(w, 1) for w in _NEGATIVE_WORDS + (" hid ",)] + [(w, 2) for w in _POSITIVE_WORDS]
+                              + [(w, 4) for w in _COMMENT_WORDS], tuple(sorted(_THREAD_TOKENS)), _THREAD_PREFIXES,
+                              tuple(sorted(_NOT_THREAD)))
+
+
+def matcher(tokens: list[str], mask_fn=None):
+    """The compiled matcher of a token vocabulary (``mask_fn``: its masks in Python, for the values the matcher
+    leaves to Python), None where ``_names`` was not built."""
+    return compiled._names.Matcher(list(tokens), class_flags, thread_names, mask_fn) if compiled.BUILT else None
+
+
+_NO_VOCAB = matcher([])
+
+
+def thread_many(values: list[str]) -> list[int] | object:
+    """``thread_names`` of each value (compiled: an int64 array)."""
+    return _NO_VOCAB.bits(values)[1] if compiled.ON else thread_names.many(values)
