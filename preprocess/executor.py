@@ -150,7 +150,7 @@ class RayExecutor:
                                            "default of `ray start` in recent Ray) also needs RAY_AUTH_MODE=token "
                                            "in this shell (docs/cluster.md)") from None
                 else:  # a local cluster of this machine's CPUs (its own, even beside a `ray start` cluster)
-                    with without_autoscaler_monitor():
+                    with without_idle_daemons():
                         ray.init(address="local", num_cpus=min(workers or os.cpu_count(), os.cpu_count()),
                                  include_dashboard=False, **quiet)
         cpus = int(ray.cluster_resources().get("CPU", 1))
@@ -223,24 +223,31 @@ class RayExecutor:
 
 
 @contextmanager
-def without_autoscaler_monitor():
-    """Around ``ray.init`` of a local cluster: no autoscaler monitor is started (a Python process, ~0.6 s of the
-    start-up on this 2-core machine, that scales nothing on a cluster of fixed CPUs and took 1 s to stop).
+def without_idle_daemons():
+    """Around ``ray.init`` of a local cluster: two Python processes it would start, and wait for, are not started.
+
+    * the autoscaler monitor (~0.6 s of the start-up on this 2-core machine), which scales nothing on a cluster of
+      fixed CPUs and took 1 s to stop;
+    * the dashboard head: with ``include_dashboard=False`` Ray still starts it with its usage-stats module alone
+      (no web UI, no job or state API) and waits for it to register, ~0.5-0.75 s, before starting the raylet.
+
     Where Ray's private node class moved, no change."""
     try:
         from ray._private.node import Node
     except ImportError:
         yield
         return
-    saved = getattr(Node, "start_monitor", None)
-    if saved is None:
-        yield
-        return
-    Node.start_monitor = lambda self: None
+    saved = {name: getattr(Node, name, None) for name in ("start_monitor", "start_api_server")}
+    stubs = {"start_monitor": lambda self: None, "start_api_server": lambda self, **kw: None}
+    for name, method in saved.items():
+        if method is not None:
+            setattr(Node, name, stubs[name])
     try:
         yield
     finally:
-        Node.start_monitor = saved
+        for name, method in saved.items():
+            if method is not None:
+                setattr(Node, name, method)
 
 
 def make_executor(kind: str, workers: int | None = None, address: str | None = None, **kw):
@@ -250,7 +257,7 @@ def make_executor(kind: str, workers: int | None = None, address: str | None = N
 def shutdown_ray_at_exit() -> None:
     """At the end of a ``webprune`` command, whose process exits next: Ray shut down now rather than by its
     exit hook, which first sleeps 0.5 s (the local cluster has no autoscaler monitor to wait for:
-    :func:`without_autoscaler_monitor`). An attached cluster is only disconnected from, as before."""
+    :func:`without_idle_daemons`). An attached cluster is only disconnected from, as before."""
     import sys
 
     ray = sys.modules.get("ray")
