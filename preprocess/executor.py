@@ -10,13 +10,15 @@ Ray does the scheduling, retries and backpressure: each item is a task
 watchdog -- and ``retry_exceptions`` an error such as a storage hiccup), at most
 ``2 x workers`` are in flight (``ray.wait``), and a worker process is replaced
 after ``max_calls`` tasks, so memory a parser leaks does not pile up.
-Records read are counted by a small progress actor that ``tick`` reads.
+Records read are counted by a small progress actor, started the first time the driver asks for the count (a
+progress bar at once, a log line after 30 s): a run that shows no progress starts no process for it.
 """
 from __future__ import annotations
 
 import logging
 import os
 import socket
+import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
@@ -38,8 +40,9 @@ class Counter:
     def __init__(self):
         self.records = 0
 
-    def add(self, n: int) -> None:
+    def add(self, n: int) -> bool:
         self.records += n
+        return True
 
     def total(self) -> int:
         return self.records
@@ -74,17 +77,26 @@ class LocalExecutor:
 
 
 class _RemoteProgress:
-    """A worker's handle on the progress actor: ``add`` without waiting for an answer."""
+    """A worker's way to the progress actor, found by name once the driver has started it: ``add`` sends without
+    waiting for an answer and says whether it sent (no actor yet: the caller keeps the count and sends it later)."""
 
-    def __init__(self, actor):
-        self.actor = actor
+    def __init__(self, name: str, namespace: str | None):
+        self.name, self.namespace, self.actor = name, namespace, None
 
-    def add(self, n: int) -> None:
-        self.actor.add.remote(n)
+    def add(self, n: int) -> bool:
+        import ray
+
+        try:
+            if self.actor is None:
+                self.actor = ray.get_actor(self.name, namespace=self.namespace)
+            self.actor.add.remote(n)
+            return True
+        except Exception:  # noqa: BLE001 -- not started yet (ValueError), or gone: progress never fails a unit
+            return False
 
 
-def _call(fn, shared, item, actor):
-    return fn(shared, item, _RemoteProgress(actor) if actor is not None else None)
+def _call(fn, shared, item, progress):
+    return fn(shared, item, progress)
 
 
 CONNECT_TIMEOUT_S = 3.0
@@ -165,21 +177,17 @@ class RayExecutor:
         if max_calls:
             options["max_calls"] = max_calls
         self.task = ray.remote(**options)(_call)
-
-        @ray.remote(num_cpus=0)
-        class Progress:
-            def __init__(self):
-                self.n = 0
-
-            def add(self, n: int) -> None:
-                self.n += n
-
-            def total(self) -> int:
-                return self.n
-
-        self.progress = Progress.remote()
+        self.progress = None  # the actor, once records() is first asked
+        self.reporter = _RemoteProgress(f"webprune-progress-{uuid.uuid4().hex}", ray.get_runtime_context().namespace)
 
     def records(self) -> int:
+        """Records read so far by the running and finished units (0 the first time: the actor starts now, and
+        workers send it what they read until then at their next report, within half a second)."""
+        if self.progress is None:
+            actor = self.ray.remote(num_cpus=0)(_Progress)
+            self.progress = actor.options(name=self.reporter.name, namespace=self.reporter.namespace,
+                                          get_if_exists=True).remote()
+            return 0
         return self.ray.get(self.progress.total.remote())
 
     def map(self, fn: Callable, items: Iterable, shared: Any = None,
@@ -196,7 +204,7 @@ class RayExecutor:
                 except StopIteration:
                     exhausted = True
                     break
-                pending[self.task.remote(fn, shared_ref, item, self.progress)] = item
+                pending[self.task.remote(fn, shared_ref, item, self.reporter)] = item
             if not pending:
                 return
             done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
@@ -216,10 +224,25 @@ class RayExecutor:
                 yield item, result
 
     def close(self) -> None:
+        if self.progress is None:
+            return
         try:
             self.ray.kill(self.progress)
         except Exception:  # noqa: BLE001
             pass
+
+
+class _Progress:
+    """The progress actor (num_cpus=0): records read, summed over every unit."""
+
+    def __init__(self):
+        self.n = 0
+
+    def add(self, n: int) -> None:
+        self.n += n
+
+    def total(self) -> int:
+        return self.n
 
 
 @contextmanager
