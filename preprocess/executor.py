@@ -11,7 +11,8 @@ watchdog -- and ``retry_exceptions`` an error such as a storage hiccup), at most
 ``2 x workers`` are in flight (``ray.wait``), and a worker process is replaced
 after ``max_calls`` tasks, so memory a parser leaks does not pile up.
 Records read are counted by a small progress actor, started the first time the driver asks for the count (a
-progress bar at once, a log line after 30 s): a run that shows no progress starts no process for it.
+progress bar at once, a log line after 30 s), so a shorter run without a bar starts no process for it;
+``progress.add(n)`` says whether the count was taken (a worker sends what was not with its next report).
 """
 from __future__ import annotations
 
