@@ -10,13 +10,16 @@ Ray does the scheduling, retries and backpressure: each item is a task
 watchdog -- and ``retry_exceptions`` an error such as a storage hiccup), at most
 ``2 x workers`` are in flight (``ray.wait``), and a worker process is replaced
 after ``max_calls`` tasks, so memory a parser leaks does not pile up.
-Records read are counted by a small progress actor that ``tick`` reads.
+Records read are counted by a small progress actor, started the first time the driver asks for the count (a
+progress bar at once, a log line after 30 s), so a shorter run without a bar starts no process for it;
+``progress.add(n)`` says whether the count was taken (a worker sends what was not with its next report).
 """
 from __future__ import annotations
 
 import logging
 import os
 import socket
+import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
@@ -38,8 +41,9 @@ class Counter:
     def __init__(self):
         self.records = 0
 
-    def add(self, n: int) -> None:
+    def add(self, n: int) -> bool:
         self.records += n
+        return True
 
     def total(self) -> int:
         return self.records
@@ -74,17 +78,26 @@ class LocalExecutor:
 
 
 class _RemoteProgress:
-    """A worker's handle on the progress actor: ``add`` without waiting for an answer."""
+    """A worker's way to the progress actor, found by name once the driver has started it: ``add`` sends without
+    waiting for an answer and says whether it sent (no actor yet: the caller keeps the count and sends it later)."""
 
-    def __init__(self, actor):
-        self.actor = actor
+    def __init__(self, name: str, namespace: str | None):
+        self.name, self.namespace, self.actor = name, namespace, None
 
-    def add(self, n: int) -> None:
-        self.actor.add.remote(n)
+    def add(self, n: int) -> bool:
+        import ray
+
+        try:
+            if self.actor is None:
+                self.actor = ray.get_actor(self.name, namespace=self.namespace)
+            self.actor.add.remote(n)
+            return True
+        except Exception:  # noqa: BLE001 -- not started yet (ValueError), or gone: progress never fails a unit
+            return False
 
 
-def _call(fn, shared, item, actor):
-    return fn(shared, item, _RemoteProgress(actor) if actor is not None else None)
+def _call(fn, shared, item, progress):
+    return fn(shared, item, progress)
 
 
 CONNECT_TIMEOUT_S = 3.0
@@ -150,7 +163,7 @@ class RayExecutor:
                                            "default of `ray start` in recent Ray) also needs RAY_AUTH_MODE=token "
                                            "in this shell (docs/cluster.md)") from None
                 else:  # a local cluster of this machine's CPUs (its own, even beside a `ray start` cluster)
-                    with without_autoscaler_monitor():
+                    with without_idle_daemons():
                         ray.init(address="local", num_cpus=min(workers or os.cpu_count(), os.cpu_count()),
                                  include_dashboard=False, **quiet)
         cpus = int(ray.cluster_resources().get("CPU", 1))
@@ -165,21 +178,17 @@ class RayExecutor:
         if max_calls:
             options["max_calls"] = max_calls
         self.task = ray.remote(**options)(_call)
-
-        @ray.remote(num_cpus=0)
-        class Progress:
-            def __init__(self):
-                self.n = 0
-
-            def add(self, n: int) -> None:
-                self.n += n
-
-            def total(self) -> int:
-                return self.n
-
-        self.progress = Progress.remote()
+        self.progress = None  # the actor, once records() is first asked
+        self.reporter = _RemoteProgress(f"webprune-progress-{uuid.uuid4().hex}", ray.get_runtime_context().namespace)
 
     def records(self) -> int:
+        """Records read so far by the running and finished units (0 the first time: the actor starts now, and
+        workers send it what they read until then at their next report, within half a second)."""
+        if self.progress is None:
+            actor = self.ray.remote(num_cpus=0)(_Progress)
+            self.progress = actor.options(name=self.reporter.name, namespace=self.reporter.namespace,
+                                          get_if_exists=True).remote()
+            return 0
         return self.ray.get(self.progress.total.remote())
 
     def map(self, fn: Callable, items: Iterable, shared: Any = None,
@@ -196,7 +205,7 @@ class RayExecutor:
                 except StopIteration:
                     exhausted = True
                     break
-                pending[self.task.remote(fn, shared_ref, item, self.progress)] = item
+                pending[self.task.remote(fn, shared_ref, item, self.reporter)] = item
             if not pending:
                 return
             done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
@@ -216,31 +225,53 @@ class RayExecutor:
                 yield item, result
 
     def close(self) -> None:
+        if self.progress is None:
+            return
         try:
             self.ray.kill(self.progress)
         except Exception:  # noqa: BLE001
             pass
 
 
+class _Progress:
+    """The progress actor (num_cpus=0): records read, summed over every unit."""
+
+    def __init__(self):
+        self.n = 0
+
+    def add(self, n: int) -> None:
+        self.n += n
+
+    def total(self) -> int:
+        return self.n
+
+
 @contextmanager
-def without_autoscaler_monitor():
-    """Around ``ray.init`` of a local cluster: no autoscaler monitor is started (a Python process, ~0.6 s of the
-    start-up on this 2-core machine, that scales nothing on a cluster of fixed CPUs and took 1 s to stop).
+def without_idle_daemons():
+    """Around ``ray.init`` of a local cluster: two Python processes it would start, and wait for, are not started.
+
+    * the autoscaler monitor (~0.6 s of the start-up on this 2-core machine), which scales nothing on a cluster of
+      fixed CPUs and took 1 s to stop;
+    * the dashboard head: with ``include_dashboard=False`` Ray still starts it with its usage-stats module alone
+      (no web UI, no job or state API) and waits for it to register, ~0.5-0.75 s, before starting the raylet.
+
     Where Ray's private node class moved, no change."""
     try:
         from ray._private.node import Node
     except ImportError:
         yield
         return
-    saved = getattr(Node, "start_monitor", None)
-    if saved is None:
-        yield
-        return
-    Node.start_monitor = lambda self: None
+    saved = {name: getattr(Node, name, None) for name in ("start_monitor", "start_api_server")}
+    stubs = {"start_monitor": lambda self: None, "start_api_server": lambda self, **kw: None}
+    for name, method in saved.items():
+        if method is not None:
+            setattr(Node, name, stubs[name])
     try:
         yield
     finally:
-        Node.start_monitor = saved
+        for name, method in saved.items():
+            if method is not None:
+                setattr(Node, name, method)
 
 
 def make_executor(kind: str, workers: int | None = None, address: str | None = None, **kw):
@@ -250,7 +281,7 @@ def make_executor(kind: str, workers: int | None = None, address: str | None = N
 def shutdown_ray_at_exit() -> None:
     """At the end of a ``webprune`` command, whose process exits next: Ray shut down now rather than by its
     exit hook, which first sleeps 0.5 s (the local cluster has no autoscaler monitor to wait for:
-    :func:`without_autoscaler_monitor`). An attached cluster is only disconnected from, as before."""
+    :func:`without_idle_daemons`). An attached cluster is only disconnected from, as before."""
     import sys
 
     ray = sys.modules.get("ray")

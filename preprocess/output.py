@@ -19,7 +19,9 @@ never sees half a file; a shard plus its unit entry, both carrying the unit key,
 from __future__ import annotations
 
 import json
+import queue
 import re
+import threading
 
 import pyarrow.fs as pafs
 from isal import igzip
@@ -121,7 +123,11 @@ class OutputDir:
 
 
 class ShardFile:
-    """A shard being written: lines go to ``NAME.tmp``; ``commit`` moves it into place and returns its size."""
+    """A shard being written: lines go to ``NAME.tmp``; ``commit`` moves it into place and returns its size.
+
+    A compressed shard is compressed and written by a thread of its own, batch after batch in order (the same
+    bytes), while the next batch is cleaned: ISA-L's deflate releases the GIL. An error there (a full disk) is
+    raised by the next ``write`` or by ``commit``."""
 
     def __init__(self, out: OutputDir, name: str, compress: bool):
         self.out, self.name = out, name
@@ -132,14 +138,21 @@ class ShardFile:
         # ISA-L at level 2: 15x less CPU than zlib at 6 for shards ~11% larger (scripts/profile_steps.py).
         self._fh = igzip.IGzipFile(fileobj=self._raw, mode="wb", mtime=0, filename="", compresslevel=2) \
             if compress else self._raw
+        self._behind = _InOrder(self._fh.write) if compress else None
         self.documents = 0
 
     def write(self, lines: list[bytes]) -> None:
         if lines:
-            self._fh.write(b"".join(lines))
+            data = b"".join(lines)
+            if self._behind is not None:
+                self._behind.put(data)
+            else:
+                self._fh.write(data)
             self.documents += len(lines)
 
     def commit(self) -> int:
+        if self._behind is not None:
+            self._behind.finish()
         if self._fh is not self._raw:
             self._fh.close()
         self._raw.close()
@@ -148,9 +161,52 @@ class ShardFile:
 
     def abort(self) -> None:
         try:
+            if self._behind is not None:
+                self._behind.finish(drop=True)
             if self._fh is not self._raw:
                 self._fh.close()
             self._raw.close()
             self.out.fs.delete_file(self.tmp)
         except OSError:
             pass
+
+
+class _InOrder:
+    """``fn(item)`` for every item put, in order, on a thread of its own; at most ``depth`` items wait. After an
+    error nothing more is done, and every later ``put`` or ``finish`` raises it."""
+
+    _END = object()
+
+    def __init__(self, fn, depth: int = 2):
+        self.fn, self.error = fn, None
+        self.queue: queue.Queue = queue.Queue(maxsize=depth)
+        self.thread = threading.Thread(target=self._run, name="webprune-shard-writer", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while (item := self.queue.get()) is not self._END:
+            if self.error is None:
+                try:
+                    self.fn(item)
+                except BaseException as exc:  # noqa: BLE001 -- raised in the caller's thread
+                    self.error = exc
+
+    def put(self, item) -> None:
+        if self.error is not None:
+            raise self.error
+        self.queue.put(item)
+
+    def finish(self, drop: bool = False) -> None:
+        """Wait until every item is done and the thread has ended; ``drop``: the waiting items are skipped and no
+        error is raised (the output is abandoned)."""
+        if self.thread.is_alive():
+            if drop and self.error is None:
+                self.error = _Dropped()
+            self.queue.put(self._END)
+            self.thread.join()
+        if self.error is not None and not drop:
+            raise self.error
+
+
+class _Dropped(Exception):
+    """Items waiting when an abort began are not written."""

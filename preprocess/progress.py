@@ -3,7 +3,8 @@
 On a terminal a tqdm bar measures input bytes (so the ETA is real before the
 record count is known) and shows records and records/s beside it; without one
 (logs, nohup, CI) a line is logged every 30 s. Records come from the workers
-through the executor's counter; bytes from the sizes of the finished units plus
+through the executor's counter (started when first asked, so the first reading
+counts the finished units only); bytes from the sizes of the finished units plus
 an estimate for the running ones.
 """
 from __future__ import annotations
@@ -41,8 +42,9 @@ class Progress:
                             desc="preprocess", dynamic_ncols=True, smoothing=0.05)
 
     def _records(self) -> int:
+        """Records read so far; at least those of the finished units (the executor's counter may only be starting)."""
         try:
-            return self.executor.records()
+            return max(self.executor.records(), self.done_records_of_fresh)
         except Exception:  # noqa: BLE001 -- progress must never fail a run
             return self.done_records_of_fresh
 

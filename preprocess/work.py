@@ -85,7 +85,8 @@ def json_line(doc: Document) -> tuple[bytes, int]:
 
 
 class _Reporter:
-    """Sends the records read to the driver's progress counter, at most twice a second."""
+    """Sends the records read to the driver's progress counter, at most twice a second; what a counter not there
+    yet could not take is sent with the next report."""
 
     def __init__(self, progress):
         self.progress, self.sent, self.last = progress, 0, 0.0
@@ -97,8 +98,9 @@ class _Reporter:
         if force or now - self.last > 0.5:
             n = stats.counts["records"]
             if n > self.sent:
-                self.progress.add(n - self.sent)
-                self.sent, self.last = n, now
+                self.last = now
+                if self.progress.add(n - self.sent):
+                    self.sent = n
 
 
 def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:

@@ -234,3 +234,28 @@ def test_local_executor_runs_items_in_order_and_turns_errors_into_failures():
     got = list(LocalExecutor().map(fn, [1, 2, 3, 4], shared=10))
     assert [g[1] for g in got if not isinstance(g[1], Failure)] == [10, 20, 40]
     assert isinstance(got[2][1], Failure) and "disk gone" in got[2][1].message
+
+
+def test_records_a_progress_counter_did_not_take_are_sent_with_the_next_report():
+    from preprocess.stats import Stats
+    from preprocess.work import _Reporter
+
+    class Flaky:  # a progress counter that is not there for the first two sends
+        def __init__(self):
+            self.calls, self.got = 0, []
+
+        def add(self, n):
+            self.calls += 1
+            if self.calls <= 2:
+                return False
+            self.got.append(n)
+            return True
+
+    stats, counter = Stats(), Flaky()
+    report = _Reporter(counter)
+    for n in (3, 5, 4):
+        stats.update("records", n)
+        report(stats, force=True)
+    stats.update("records", 2)
+    report(stats, force=True)
+    assert counter.got == [12, 2] and sum(counter.got) == stats.counts["records"]
