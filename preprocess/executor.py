@@ -183,7 +183,8 @@ class RayExecutor:
 
     def records(self) -> int:
         """Records read so far by the running and finished units (0 the first time: the actor starts now, and
-        workers send it what they read until then at their next report, within half a second)."""
+        workers send it what they read until then at their next report: within half a second, or five seconds when
+        their last lookup found no actor, see ``work._Reporter``)."""
         if self.progress is None:
             actor = self.ray.remote(num_cpus=0)(_Progress)
             self.progress = actor.options(name=self.reporter.name, namespace=self.reporter.namespace,
@@ -262,7 +263,7 @@ def without_idle_daemons():
         yield
         return
     saved = {name: getattr(Node, name, None) for name in ("start_monitor", "start_api_server")}
-    stubs = {"start_monitor": lambda self: None, "start_api_server": lambda self, **kw: None}
+    stubs = {"start_monitor": lambda self, *a, **kw: None, "start_api_server": lambda self, *a, **kw: None}
     for name, method in saved.items():
         if method is not None:
             setattr(Node, name, stubs[name])

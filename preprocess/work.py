@@ -86,21 +86,24 @@ def json_line(doc: Document) -> tuple[bytes, int]:
 
 class _Reporter:
     """Sends the records read to the driver's progress counter, at most twice a second; what a counter not there
-    yet could not take is sent with the next report."""
+    yet could not take is sent with the next report, tried again after ``RETRY_S`` (a counter the driver has not
+    started yet costs a lookup each time) or at the unit's end."""
+
+    EVERY_S, RETRY_S = 0.5, 5.0
 
     def __init__(self, progress):
-        self.progress, self.sent, self.last = progress, 0, 0.0
+        self.progress, self.sent, self.next = progress, 0, 0.0
 
     def __call__(self, stats: Stats, force: bool = False) -> None:
         if self.progress is None:
             return
         now = time.monotonic()
-        if force or now - self.last > 0.5:
+        if force or now >= self.next:
             n = stats.counts["records"]
             if n > self.sent:
-                self.last = now
-                if self.progress.add(n - self.sent):
-                    self.sent = n
+                sent = self.progress.add(n - self.sent)
+                self.sent = n if sent else self.sent
+                self.next = now + (self.EVERY_S if sent else self.RETRY_S)
 
 
 def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:

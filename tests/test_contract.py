@@ -1,5 +1,4 @@
 """The typed contract: options declared once (CLI, configs, specs), the registry, units and batches without Ray."""
-import argparse
 import dataclasses
 import textwrap
 
@@ -259,3 +258,27 @@ def test_records_a_progress_counter_did_not_take_are_sent_with_the_next_report()
     stats.update("records", 2)
     report(stats, force=True)
     assert counter.got == [12, 2] and sum(counter.got) == stats.counts["records"]
+
+
+def test_a_counter_not_there_yet_is_asked_again_only_after_a_pause_or_at_the_units_end():
+    """Before the driver starts its progress actor each lookup is a round trip to Ray's GCS: a worker does not
+    repeat it every half second."""
+    from preprocess.stats import Stats
+    from preprocess.work import _Reporter
+
+    class Absent:
+        def __init__(self):
+            self.calls = 0
+
+        def add(self, n):
+            self.calls += 1
+            return False
+
+    stats, counter = Stats(), Absent()
+    report = _Reporter(counter)
+    for _ in range(5):  # records keep coming, every report unforced and within RETRY_S of the first
+        stats.update("records", 1)
+        report(stats)
+    assert counter.calls == 1
+    report(stats, force=True)  # the unit's end
+    assert counter.calls == 2
