@@ -17,7 +17,7 @@ from resiliparse.parse.html import HTMLTree
 
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
-from preprocess.cleaners.learned import blocks, compiled, features
+from preprocess.cleaners.learned import blocks, compiled, text
 from preprocess.cleaners.learned.cleaner import kept_lines
 from preprocess.cleaners.learned.features import TokenVocab, page_features
 from preprocess.cleaners.learned.model import load_model
@@ -132,7 +132,7 @@ def test_the_scanners_text_equals_fragment_text_with_any_entities():
 def test_text_counts_fall_back_to_python_for_texts_that_are_not_single_spaced():
     texts = ["Two  spaces", "a\tb", "The End."]
     assert compiled._text.text_stats(texts, set()) is None
-    counts = features.text_counts(texts, {"end."})
+    counts = text.text_counts(texts, {"end."})
     assert counts[:, 1].tolist() == [2, 2, 2]
     assert counts[2, 5:].tolist() == [1, 2, 1]  # stop words: the; capitalised: The, End.; title words: end.
 

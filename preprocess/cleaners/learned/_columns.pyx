@@ -51,7 +51,7 @@ def numeric(const double[:, ::1] counts, const double[::1] link, const int64_t[:
     own_count = np.zeros(max(n_el, 1), dtype=np.int64)
     cdef int64_t[::1] same = own_count
 
-    # text columns (features.text_columns)
+    # text columns (text.text_columns)
     for b in range(n):
         ch, nw = counts[b, 0], counts[b, 1]
         v = link[b] / ch

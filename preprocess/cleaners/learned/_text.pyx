@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled twin of ``features.text_counts``: per-block counts of characters, words, punctuation, stop words,
+"""Compiled twin of ``text.text_counts``: per-block counts of characters, words, punctuation, stop words,
 capitalised and title words, one pass over each block's characters."""
 import numpy as np
 
@@ -47,7 +47,7 @@ cdef bint _is_stop(unsigned long long k) noexcept nogil:
 
 def text_stats(list texts, title_words):
     """Per block (rows): characters, words, commas, full stops, final punctuation, stop words, capitalised words,
-    title words: ``features.text_columns``'s counts for single-spaced texts. None when a text is not single-spaced
+    title words: ``text.text_columns``'s counts for single-spaced texts. None when a text is not single-spaced
     or lower-casing changes its word count (the caller then counts in Python)."""
     cdef Py_ssize_t n = len(texts), b, i, m, w0
     cdef int kind

@@ -17,14 +17,11 @@ Groups (``feature_names`` lists every column):
   side, and a window mean of length and link density;
 * tags: the enclosing element's tag, its parent's, and every tag on the path up;
 * class/id: tokens of the enclosing element's class/id and of every ancestor's,
-  from a vocabulary learned with the model (``TokenVocab``).
+  from a vocabulary learned with the model (``TokenVocab``);
+* repeated texts (``repeats.py``): how many blocks of the page have the block's text, and whether an earlier
+  one had it.
 """
 from __future__ import annotations
-
-import re
-from collections import Counter
-from itertools import repeat
-from operator import itemgetter
 
 import numpy as np
 
@@ -35,19 +32,8 @@ from preprocess.cleaners.learned.context import TAG_PRIOR, page_context, path_or
 from preprocess.cleaners.learned.groups import NAMES as GROUPS
 from preprocess.cleaners.learned.groups import REPEATED, group_columns
 from preprocess.cleaners.learned.names import CLASS_TOKEN, ValueCache, matcher
-
-STOP_WORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
-below between both but by can could did do does doing down during each few for from further had has have having he her
-here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on
-once only or other our ours ourselves out over own same she should so some such than that the their theirs them
-themselves then there these they this those through to too under until up very was we were what when where which while
-who whom why will with would you your yours yourself yourselves""".split())
-_CAPITAL_WORD = re.compile(r"\W*[A-Z]").match  # a word whose first letter or digit is a capital
-_NOT_WORD = re.compile(r"\W")
-_WORDS = re.compile(r"\w+")
-FINAL = tuple(".!?\"'”’)")
-if compiled.BUILT:
-    compiled._text.set_stop_words(STOP_WORDS)
+from preprocess.cleaners.learned.repeats import REPEATS, text_repeats
+from preprocess.cleaners.learned.text import text_columns, text_counts_of
 
 TEXT = ["log_chars", "log_words", "link_density", "word_length", "commas", "stops", "final_punct", "stop_words",
         "capitalised", "title_words", "linked"]
@@ -79,6 +65,9 @@ class TokenVocab:
         self.mask = ValueCache(self._mask)
         self.matcher = matcher(self.tokens, self.mask)
 
+    def __reduce__(self):  # the compiled matcher does not pickle: rebuilt from the tokens
+        return TokenVocab, (self.tokens,)
+
     def _mask(self, names: str) -> int:
         m = 0
         get = self.index.get
@@ -101,19 +90,6 @@ def feature_names(vocab: TokenVocab) -> list[str]:
     return (numeric_names() + [f"tag={t}" for t in tags] + [f"parent={t}" for t in tags]
             + [f"path:{t}" for t in tags] + [f"own:{t}" for t in vocab.tokens] + [f"path:.{t}" for t in vocab.tokens]
             + REPEATS)
-
-
-# a block whose text the page repeats ("Loading", "Add to cart", a rating line under every review) is seldom
-# main text, its second copy even less: how many blocks have its text (log), and is this not the first of them
-REPEATS = ["text_repeats", "text_seen"]
-
-
-def text_repeats(texts: list[str]) -> np.ndarray:
-    """(blocks x 2): :data:`REPEATS`, texts compared case-folded (``blocks.split_body`` single-spaces them)."""
-    keys = [t.lower() for t in texts]
-    count, first = Counter(keys), {}
-    seen = np.fromiter((first.setdefault(k, i) != i for i, k in enumerate(keys)), bool, len(keys))
-    return np.column_stack([np.log1p(np.fromiter(map(count.__getitem__, keys), np.float64, len(keys))), seen])
 
 
 def _words(masks: list[int], width: int) -> np.ndarray:
@@ -143,67 +119,6 @@ def _window_mean(col: np.ndarray, half: int) -> np.ndarray:
     lo = np.maximum(np.arange(n) - half, 0)
     hi = np.minimum(np.arange(n) + half + 1, n)
     return (c[hi] - c[lo]) / (hi - lo)
-
-
-def _per_block(word_flags: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Sums of a per-word column over each block's words (every block has at least one word)."""
-    return np.add.reduceat(word_flags.astype(np.float64), starts) if len(word_flags) else np.zeros(len(starts))
-
-
-def _capitalised(words: list[str]) -> np.ndarray:
-    """Per word: is its first letter or digit a capital A-Z? From the string of first characters; only
-    words opening with punctuation go through the regex."""
-    firsts = "".join(map(itemgetter(0), words))
-    codes = np.frombuffer(firsts.encode("utf-32-le"), np.uint32)
-    out = (codes >= 65) & (codes <= 90)
-    for m in _NOT_WORD.finditer(firsts):
-        out[m.start()] = _CAPITAL_WORD(words[m.start()]) is not None
-    return out
-
-
-def text_counts_of(texts: list[str], title: str) -> np.ndarray:
-    """:func:`text_counts` for a page with this title: by the compiled ``_text.text_stats`` when the texts
-    are single-spaced (``blocks.split_body``'s always are)."""
-    title_words = set(_WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
-    counts = compiled._text.text_stats(texts, title_words) if compiled.ON else None
-    return text_counts(texts, title_words) if counts is None else counts
-
-
-def text_columns(texts: list[str], link_chars: np.ndarray, title: str) -> np.ndarray:
-    """The TEXT columns, with characters and commas per block."""
-    counts = text_counts_of(texts, title)
-    chars, nw, commas, stops, final, n_stop, n_cap, n_title = counts.T
-    shared = np.where(nw < 40, n_title / nw, 0.0)
-    link = np.minimum(link_chars / chars, 1.0)
-    cols = np.column_stack([np.log1p(chars), np.log1p(nw), link, chars / nw, commas / nw, stops / nw, final,
-                            n_stop / nw, n_cap / nw, shared, link > 0.99])
-    return cols, chars, commas
-
-
-def text_counts(texts: list[str], title_words: set[str]) -> np.ndarray:
-    """(blocks x 8): characters, words, commas, full stops, final punctuation, stop words, capitalised words and
-    (blocks under 40 words) title words. The page's words are one ``split``, so per-word tests run as C-level
-    ``map`` over all of them."""
-    n = len(texts)
-    chars = np.fromiter(map(len, texts), np.float64, n)
-    nw = np.fromiter(map(len, map(str.split, texts)), np.float64, n)
-    commas = np.fromiter(map(str.count, texts, repeat(",")), np.float64, n)
-    stops = np.fromiter(map(str.count, texts, repeat(". ")), np.float64, n) + \
-        np.fromiter(map(str.endswith, texts, repeat(".")), np.float64, n)
-    final = np.fromiter(map(str.endswith, texts, repeat(FINAL)), np.float64, n)
-    joined = "\n".join(texts)
-    words, low = joined.split(), joined.lower().split()
-    if len(low) != len(words):  # lower() made a space of something
-        low = [w.lower() for w in words]
-    starts = np.concatenate(([0], np.cumsum(nw)[:-1])).astype(np.int64)
-    n_stop = _per_block(np.fromiter(map(STOP_WORDS.__contains__, low), bool, len(low)), starts)
-    n_cap = _per_block(_capitalised(words), starts)
-    if title_words:
-        n_title = np.where(nw < 40, _per_block(np.fromiter(map(title_words.__contains__, low), bool, len(low)),
-                                               starts), 0.0)
-    else:
-        n_title = np.zeros(n)
-    return np.column_stack([chars, nw, commas, stops, final, n_stop, n_cap, n_title])
 
 
 def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
