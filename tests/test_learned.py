@@ -9,7 +9,8 @@ from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
 from eval.cleaning.score import word_prf
 from preprocess.cleaners.learned.blocks import split_body
-from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features, text_columns
+from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
+from preprocess.cleaners.learned.text import text_columns
 from preprocess.cleaners.learned.model import DEFAULT_MODEL, BlockModel, load_model
 from preprocess.document import Document
 from preprocess.options import CleanOptions
@@ -246,3 +247,13 @@ def test_a_model_rewritten_at_the_same_path_is_read_again(tmp_path):
     assert load_model(str(path)).base == first.base and not load_model(str(path)).keep(np.zeros((1, len(names))))[0]
     with pytest.raises(ValueError, match="not a URI"):
         load_model("s3://bucket/m.json")
+
+
+def test_a_token_vocabulary_pickles_with_its_compiled_matcher():
+    import pickle
+
+    vocab = TokenVocab(["nav", "post", "footer"])
+    again = pickle.loads(pickle.dumps(vocab))
+    page = blocks_of(f'<body><div id="nav"><a href="/">Home</a></div><div class="post"><p>{ARTICLE}</p></div></body>')
+    assert again.tokens == vocab.tokens
+    assert np.array_equal(page_features(page, "Bees", again), page_features(page, "Bees", vocab))
