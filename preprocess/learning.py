@@ -77,6 +77,9 @@ def run_pass(learner, ref: str, job: Job, units: list[WorkUnit], executor, out: 
         state = learner.reduce(rnd, [partials[i] for i in sorted(partials)], state)
         split = learner.route(rnd, state)
         routes = None if split is None else dict(zip(sorted(partials), split))
+        if learner.spools and routes is not None and None in routes.values():
+            raise ValueError(f"learning pass {learner.name} spools and routed None to a unit: its spool would leave "
+                             "the pass unseen; a spooling pass routes every unit (an empty state if need be)")
         last = sorted(partials)
     t1 = time.perf_counter()
     if learner.spools:  # the spools of the units that finished every round, by name

@@ -205,8 +205,9 @@ class FeedTemplates(LearningPass):
 
     Round 0 (workers): each unit's feed items as :class:`ItemDigest` (hashes, no text) and the
     hashed keys of its pages. Reduce: the first item per page key in unit order, routed only to the
-    units that hold that page (a unit that holds none is not read in round 1). Round 1 (workers): each page a routed item links to is matched
-    against the digest (:func:`match_item` answers as with the text) and returns its element paths.
+    units that hold that page (a unit that holds none is not read in round 1). Round 1 (workers): each
+    page a routed item links to is matched against the digest (:func:`match_item` answers as with the
+    text) and returns its element paths.
     Reduce: per-host templates from the paths, first page per key in unit order.
     """
 
