@@ -1,7 +1,6 @@
 """Preprocess at cluster scale: a real two-node Ray cluster by address, and shards written to s3:// (moto's server)."""
 import gzip
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import pytest
 
 from preprocess.options import CleanOptions, RunOptions
 from preprocess.run import run_preprocess
-from tests.conftest import ROOT, shared
+from tests.conftest import shared
 from webprune.benchdata import pack_cleaning_pages
 
 pytestmark = pytest.mark.slow
