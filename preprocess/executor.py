@@ -262,17 +262,14 @@ def without_idle_daemons():
     except ImportError:
         yield
         return
-    saved = {name: getattr(Node, name, None) for name in ("start_monitor", "start_api_server")}
-    stubs = {"start_monitor": lambda self, *a, **kw: None, "start_api_server": lambda self, *a, **kw: None}
-    for name, method in saved.items():
-        if method is not None:
-            setattr(Node, name, stubs[name])
+    saved = {name: getattr(Node, name) for name in ("start_monitor", "start_api_server") if hasattr(Node, name)}
+    for name in saved:
+        setattr(Node, name, lambda self, *a, **kw: None)
     try:
         yield
     finally:
         for name, method in saved.items():
-            if method is not None:
-                setattr(Node, name, method)
+            setattr(Node, name, method)
 
 
 def make_executor(kind: str, workers: int | None = None, address: str | None = None, **kw):

@@ -101,9 +101,10 @@ class _Reporter:
         if force or now >= self.next:
             n = stats.counts["records"]
             if n > self.sent:
-                sent = self.progress.add(n - self.sent)
-                self.sent = n if sent else self.sent
-                self.next = now + (self.EVERY_S if sent else self.RETRY_S)
+                if self.progress.add(n - self.sent):
+                    self.sent, self.next = n, now + self.EVERY_S
+                else:
+                    self.next = now + self.RETRY_S
 
 
 def clean_unit(job: Job, unit: WorkUnit, progress=None) -> UnitResult:
