@@ -58,3 +58,54 @@ def test_every_daemon_of_the_local_cluster_is_gone_when_the_command_ends():
     left = [(kind, pid) for kind, pids in report["procs"].items() for pid in pids if alive(pid)]
     assert not left, left
     print(f"shutdown took {report['seconds']:.2f} s")
+
+
+class _Node:
+    def __init__(self, hex_id: str, state: int):
+        self.node_id = type("Id", (), {"hex": lambda _self: hex_id})()
+        self.state = state
+
+
+class _Gcs:
+    """A GCS client whose node list shows the node alive from the ``alive_from``-th call on (or raises)."""
+
+    def __init__(self, alive_from: int, error: Exception | None = None):
+        self.calls, self.alive_from, self.error = 0, alive_from, error
+
+    def get_all_node_info(self, timeout):
+        self.calls += 1
+        if self.error:
+            raise self.error
+        other = {"b": _Node("bb", 0)}
+        return {**other, "a": _Node("aa", 0 if self.calls >= self.alive_from else 1)}
+
+
+def test_the_raylet_is_awaited_in_short_steps_then_rays_own_lookup_runs_once(monkeypatch):
+    """Ray's C++ GetNode asks the GCS once a second; the wrapper asks every `every` seconds until the node is
+    alive, then calls Ray's lookup, which finds it at once. A client that fails leaves the whole wait to Ray."""
+    import time
+
+    from ray.experimental import internal_kv
+
+    from preprocess.executor import _raylet_registered
+
+    got = []
+
+    def get_node(address, node_id):
+        got.append((address, node_id))
+        return {"node": node_id}
+
+    gcs = _Gcs(alive_from=4)
+    monkeypatch.setattr(internal_kv, "global_gcs_client", gcs)
+    t = time.monotonic()
+    assert _raylet_registered(get_node, every=0.01)("gcs:1", "aa") == {"node": "aa"}
+    assert gcs.calls == 4 and got == [("gcs:1", "aa")] and time.monotonic() - t < 0.5
+
+    broken = _Gcs(alive_from=1, error=RuntimeError("no GCS"))
+    monkeypatch.setattr(internal_kv, "global_gcs_client", broken)
+    assert _raylet_registered(get_node)("gcs:1", "aa") == {"node": "aa"} and broken.calls == 1
+
+    monkeypatch.setattr(internal_kv, "global_gcs_client", _Gcs(alive_from=10 ** 9))  # never alive: bounded
+    t = time.monotonic()
+    _raylet_registered(get_node, timeout=0.1, every=0.01)("gcs:1", "aa")
+    assert 0.1 <= time.monotonic() - t < 1 and len(got) == 3
