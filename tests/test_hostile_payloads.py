@@ -139,3 +139,32 @@ def test_large_ordinary_pages_are_parsed_not_mistaken_for_cost_attacks():
                                                         for i in range(60_000)) + "</body></html>").encode()}
     out, stats = run_pages({k: (v, "text/html") for k, v in pages.items()})
     assert set(out) == set(pages), stats.group("skipped")
+
+
+def test_the_parse_probe_goes_straight_to_a_quarter_of_an_ordinary_page_and_doubles_on_a_costly_one():
+    """Prefixes parsed before a page over 128 KiB: 32 KiB, then the quarter itself when the growth assumed at
+    worst keeps that probe within the budget; a slow start doubles instead, and predicts the cost from growth."""
+    from resiliparse.parse.html import HTMLTree
+
+    from preprocess.steps.parse import FIRST_PROBE, predicted_cost
+
+    page = "<html><body>" + "<p>Some words of a page, <a href='/x'>a link</a>.</p>\n" * 6_000
+    sizes = []
+
+    def ordinary(p):
+        sizes.append(len(p) - 3)
+        return HTMLTree.parse(p)
+
+    assert predicted_cost(ordinary, page, 10.0) is None
+    assert sizes == [FIRST_PROBE, -(-len(page) // 4)]
+
+    sizes.clear()
+
+    def cubic(p):  # CPU time growing with the cube of the prefix: 0.1 s for the first
+        sizes.append(len(p) - 3)
+        deadline = time.thread_time() + 0.1 * (len(p) / FIRST_PROBE) ** 3
+        while time.thread_time() < deadline:
+            pass
+
+    cost = predicted_cost(cubic, page, 1.0)
+    assert sizes == [FIRST_PROBE, 2 * FIRST_PROBE] and cost > 10

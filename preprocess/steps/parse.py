@@ -7,11 +7,11 @@ same tree serves tag removal (resiliparse's C++ extractor) and the DOM cleaners.
 lexbor is superlinear on some markup (distinct tag or attribute names by the
 hundred thousand, thousands of attributes on one element, unclosed ``<option>``s:
 a 10 MB page can take minutes). Before a page over 128 KiB is parsed, prefixes of
-it are (32 KiB, doubling, up to a quarter of the page): when the growth of their
+it are (32 KiB, doubling, up to a quarter of the page, straight to it when that is safe): when the growth of their
 parse times predicts the whole page past ``--max-parse-seconds``, the page is
 skipped as ``too_complex`` -- bounded work, never a worker stuck until the page
 timeout. Normal pages grow linearly and stay far below the budget; probing costs
-them about half a parse more.
+them about a third of a parse more.
 
 A page whose text is nearly all inside ``<noscript>`` -- the crawler's copy of a
 JavaScript application (Discourse forums, some shops) -- has those elements
@@ -39,8 +39,11 @@ NOSCRIPT_SHARE = 0.5     # ... and this share of the body's text
 def predicted_cost(parse, page, budget: float) -> float | None:
     """Seconds parsing ``page`` whole is predicted to take when that is more than ``budget``; None when it
     is predicted to stay within it. Prefixes are parsed up to a quarter of the page at least: lexbor's slow
-    cases start late (a name table that fills up), so a cheap start proves nothing about the end."""
-    n, size, last = len(page), FIRST_PROBE, None
+    cases start late (a name table that fills up), so a cheap start proves nothing about the end. Sizes double
+    from 32 KiB, and the last one is the quarter itself; a jump of up to 4x straight to it is taken when the
+    growth assumed at worst keeps it within the budget (an ordinary 300 KB page: 32 KiB, then 75 KB)."""
+    n, size, last, last_size = len(page), FIRST_PROBE, None, None
+    quarter = -(-n // 4)
     close = "'\">" if isinstance(page, str) else b"'\">"  # a prefix cut inside a tag still parses that tag
     while size < n:
         t0 = time.thread_time()
@@ -49,13 +52,14 @@ def predicted_cost(parse, page, budget: float) -> float | None:
         if t > budget:
             return t * n / size
         measured = last is not None and last >= MIN_TIMED
-        growth = max(1.0, math.log2(t / last)) if measured else WORST_GROWTH
+        growth = max(1.0, math.log(t / last) / math.log(size / last_size)) if measured else WORST_GROWTH
         predicted = t * (n / size) ** growth
         if measured and growth > 1.3 and predicted > budget:
             return predicted
-        if size * 4 >= n:
+        if size >= quarter:
             return None if t * (n / size) ** max(growth, 2.0) <= budget or predicted <= budget else predicted
-        last, size = t, size * 2
+        jump = quarter <= 4 * size and t * (quarter / size) ** WORST_GROWTH <= budget
+        last, last_size, size = t, size, quarter if jump else min(2 * size, quarter)
     return None
 
 
