@@ -1,5 +1,6 @@
 """The compiled twins: the learned cleaner's (``preprocess/cleaners/learned/_*.pyx``, see ``compiled.py``), the
-streaming tag remover's (``preprocess/steps/stream/_scan.pyx``), the normaliser's (``preprocess/lm/_tokens.pyx``)
+streaming tag remover's (``preprocess/steps/stream/_scan.pyx``), the decode step's counts (``preprocess/steps/_markup.pyx``,
+SSE2 where the CPU has it), the normaliser's (``preprocess/lm/_tokens.pyx``)
 and the contrastive pair's (``preprocess/lm/_pair.pyx``, C++ against KenLM's headers from the sdist that
 ``scripts/build_kenlm.sh`` unpacks under ``build/kenlm``: built only where they are, so ``scripts/setup.sh``
 builds it again after that script).
@@ -27,5 +28,7 @@ def kenlm_pair() -> list[Extension]:
 setup(ext_modules=[Extension(f"preprocess.cleaners.learned.{name}", [f"preprocess/cleaners/learned/{name}.pyx"],
                              optional=True) for name in ("_scan", "_text", "_columns", "_trees", "_names")]
       + [Extension("preprocess.steps.stream._scan", ["preprocess/steps/stream/_scan.pyx"], optional=True),
-         Extension("preprocess.lm._tokens", ["preprocess/lm/_tokens.pyx"], optional=True)]
+         Extension("preprocess.lm._tokens", ["preprocess/lm/_tokens.pyx"], optional=True),
+         Extension("preprocess.steps._markup", ["preprocess/steps/_markup.pyx"], include_dirs=["preprocess/steps"],
+                   optional=True)]
       + kenlm_pair())

@@ -13,6 +13,7 @@ replacement.
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from typing import Iterator
 
@@ -54,6 +55,20 @@ def nesting_depth(payload: bytes, stop: int) -> int:
         elif depth < 0:
             depth = 0
     return deepest
+
+
+def markup_counts_python(payload: bytes) -> tuple[int, int, bool]:
+    """``<`` bytes, UTF-8 encoded U+FFFD (EF BF BD, which cannot overlap itself) and whether ``<noscript``
+    occurs: ``_markup.markup_counts`` in Python, the reference."""
+    return payload.count(b"<"), payload.count(b"\xef\xbf\xbd"), b"<noscript" in payload
+
+
+try:
+    from preprocess.steps._markup import markup_counts
+except ImportError:  # not built (no C compiler): the same counts in three passes
+    markup_counts = markup_counts_python
+if os.environ.get("WEBPRUNE_PURE_PYTHON"):
+    markup_counts = markup_counts_python
 
 
 def mime_type(content_type: str) -> str:
@@ -132,7 +147,7 @@ class Decode(Step):
             return self.drop(doc, "binary", f"{kind} bytes served as {mime or 'no type'}")
         if len(payload) > self.max_bytes:
             return self.drop(doc, "too_large", f"{len(payload)} bytes > --max-bytes {self.max_bytes}")
-        tags = payload.count(b"<")
+        tags, replaced, noscript = markup_counts(payload)
         if tags > self.max_nodes:
             return self.drop(doc, "too_many_nodes", f"{tags} tags > --max-nodes {self.max_nodes}")
         if tags > self.max_depth and nesting_depth(payload, self.max_depth) > self.max_depth:
@@ -142,11 +157,15 @@ class Decode(Step):
             self.stat_update("charset_label_ignored.utf-16")
         clean = not source.endswith("+replace") and b"\x00" not in payload
         nuls = 0 if clean else text.count("\x00")
-        garbage = (text.count("\ufffd") + nuls) / max(len(text), 1)
+        # a strict UTF-8 decode: the text's U+FFFD and "<noscript" are the bytes' (counted above, one pass)
+        utf8 = clean and codec == "utf-8"
+        garbage = ((replaced if utf8 else text.count("\ufffd")) + nuls) / max(len(text), 1)
         if garbage > self.max_garbage:
             return self.drop(doc, "decode_error", f"{garbage:.0%} undecodable characters as {codec}; binary payload?")
         self.stat_update(f"charset_from.{source}")
         doc.html, doc.encoding = (text.replace("\x00", "") if nuls else text), codec
         if clean:  # the parser reads the str; raw stays only where lexbor's own decoder recovers more
             doc.raw = None
+        if utf8:
+            doc.meta["noscript"] = noscript  # Parse's test, already answered
         return doc

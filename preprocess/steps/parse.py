@@ -112,7 +112,10 @@ class Parse(Step):
         doc.tree = parse(page)
         if doc.tree.document is None:
             return self.drop(doc, "parse_error", "HTML parser returned no document", kind="failed")
-        if ("<noscript" in page if isinstance(page, str) else b"<noscript" in page) and unwrap_noscript(doc.tree):
+        noscript = doc.meta.pop("noscript", None)  # Decode's answer for a strict UTF-8 decode
+        if noscript is None:
+            noscript = "<noscript" in page if isinstance(page, str) else b"<noscript" in page
+        if noscript and unwrap_noscript(doc.tree):
             self.stat_update("noscript_unwrapped")
         doc.html = doc.raw = None  # the tree is the page from here on
         return doc
