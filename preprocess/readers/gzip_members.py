@@ -120,6 +120,10 @@ class RawBuffer:
     def get(self, i: int, j: int) -> bytes:
         return self.data[self.off + i:self.off + j]
 
+    def view(self, i: int, j: int) -> memoryview:
+        """``get`` without copying (what is inflated is read in place)."""
+        return memoryview(self.data)[self.off + i:self.off + j]
+
     def find(self, sub: bytes, i: int = 0) -> int:
         k = self.data.find(sub, self.off + i)
         return k - self.off if k >= 0 else -1

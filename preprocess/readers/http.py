@@ -21,7 +21,7 @@ def split_head(block: bytes) -> tuple[int | None, dict[str, str], bytes]:
     empty line, whatever its line ends (``\r\n\r\n``, ``\n\n``, ``\n\r\n``)."""
     end, sep = -1, 0
     for marker in (b"\n\r\n", b"\n\n"):
-        i = block.find(marker, 0, MAX_HEAD)
+        i = block.find(marker, 0, MAX_HEAD if end < 0 else end)  # (only an earlier one would count)
         if i >= 0 and (end < 0 or i < end):
             end, sep = i + 1, len(marker) - 1  # the head keeps its last line's end
     if end < 0:

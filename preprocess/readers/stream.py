@@ -161,7 +161,7 @@ class MemberStream:
                 self.truncated_member = True
                 self._end_member("truncated")
                 return False
-            data = raw.get(0, FEED)
+            data = raw.view(0, FEED)
             try:
                 out = self.dec.decompress(data)
             except zlib.error as exc:
@@ -242,7 +242,8 @@ class MemberStream:
     def peek(self, n: int) -> bytes:
         """Up to ``n`` bytes ahead, not consumed (fewer only at the end of the file)."""
         self._ensure(n)
-        return bytes(self.buf[self.head:self.head + n])
+        with memoryview(self.buf) as view:
+            return bytes(view[self.head:self.head + n])
 
     def unread(self, data: bytes) -> None:
         if self.head >= len(data):
@@ -253,8 +254,31 @@ class MemberStream:
             self.head = 0
         self.pos -= len(data)
 
+    def buffered_head(self, limit: int) -> tuple[int, bytes] | None:
+        """A record head already in the buffer, not consumed: (how many CR LF / LF blank-line bytes come first,
+        the bytes after them to the first CR LF CR LF inclusive), when that ends within ``limit`` bytes; else None.
+        Never reads more (the careful line-by-line path takes over where this answers None)."""
+        buf, i = self.buf, self.head
+        while True:
+            if buf.startswith(b"\r\n", i):
+                i += 2
+            elif buf.startswith(b"\n", i):
+                i += 1
+            else:
+                break
+        j = buf.find(b"\r\n\r\n", i, i + limit)
+        if j < 0:
+            return None
+        return i - self.head, bytes(buf[i:j + 4])
+
+    def skip(self, n: int) -> None:
+        """Consume ``n`` buffered bytes."""
+        self.head += n
+        self.pos += n
+
     def _take(self, n: int) -> bytes:
-        out = bytes(self.buf[self.head:self.head + n])
+        with memoryview(self.buf) as view:  # one copy (a bytearray slice would be a second)
+            out = bytes(view[self.head:self.head + n])
         self.head += n
         self.pos += n
         return out
