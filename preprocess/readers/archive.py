@@ -31,7 +31,7 @@ log = logging.getLogger("webprune.preprocess")
 ID_HEADERS = ("warc-trec-id", "clueweb22-id", "warc-record-id")
 MAX_HEADER_BYTES = 1 << 16
 FAST = not os.environ.get("WEBPRUNE_CAREFUL_READER")  # off: every head read line by line (to compare)
-_BLANK_LINE = re.compile(rb"(?:\A|\n)[ \t\r\x0b\x0c]*\n")  # a line bytes.strip() empties
+_BLANK_LINE = re.compile(rb"\n[ \t\r\x0b\x0c]*\n")  # a line bytes.strip() empties (after the one before it)
 KEEP_TYPES = ("response", "conversion")  # records that can become documents (conversion: WET text)
 
 
@@ -107,7 +107,7 @@ class Archive(Framer):
         if not (head.startswith(b"WARC/") and head[:end].rstrip()[5:6].isdigit()):
             return None
         fields = head[end:-2]
-        if not fields.isascii() or _BLANK_LINE.search(fields):
+        if not fields.isascii() or _BLANK_LINE.search(head, end - 1, len(head) - 2):
             return None
         headers = {}
         for line in fields.decode("ascii").split("\n"):
