@@ -109,6 +109,8 @@ class RawBuffer:
 
     def need(self, n: int) -> bool:
         """At least ``n`` bytes here; False if the file ends first."""
+        if len(self.data) - self.off >= n:
+            return True
         while len(self) < n:
             more = b"" if self.eof else (self.raw.read(max(CHUNK, n - len(self))) or b"")
             if not more:
@@ -129,6 +131,6 @@ class RawBuffer:
         return k - self.off if k >= 0 else -1
 
     def consume(self, n: int) -> None:
-        n = min(n, len(self))
+        n = min(n, len(self.data) - self.off)
         self.off += n
         self.pos += n

@@ -82,21 +82,31 @@ class MemberStream:
 
     def _start_member_here(self) -> bool:
         """Begin the member at the next raw byte (after checking it is one); False if it is not one."""
-        self.raw.need(1024)
+        raw = self.raw
+        raw.need(1024)
+        data, off = raw.data, raw.off
+        if data[off + 3:off + 4] == b"\0" and len(data) - off >= 10 and data[off:off + 3] == GZIP_MAGIC:
+            n = 10  # no name, comment or extra field (what header_length says, asked less)
+        else:
+            n = self._header_here()
+        if n is None:
+            return False
+        self.member = Member(raw.pos, self.decomp_end)
+        self.members.append(self.member)
+        self._starts.append(self.decomp_end)
+        raw.consume(n)
+        self.dec, self.crc, self.size = zlib.decompressobj(-zlib.MAX_WBITS), 0, 0
+        return True
+
+    def _header_here(self) -> int | None:
+        """Length of the gzip header at the next raw byte; None if there is none."""
         try:
             n = header_length(self.raw.get(0, 1024))  # a name or extra field may make it longer
             if n is None and (self.raw.need(MAX_HEADER) or True):
                 n = header_length(self.raw.get(0, MAX_HEADER))
         except ValueError:
             n = None
-        if n is None:
-            return False
-        self.member = Member(self.raw.pos, self.decomp_end)
-        self.members.append(self.member)
-        self._starts.append(self.decomp_end)
-        self.raw.consume(n)
-        self.dec, self.crc, self.size = zlib.decompressobj(-zlib.MAX_WBITS), 0, 0
-        return True
+        return n
 
     def _end_member(self, status: str) -> None:
         self.member.status, self.member.end = status, self.decomp_end
