@@ -4,10 +4,12 @@ facts on every archive given (default: every file under ../shared/data/warc, and
 
 The old reader (``preprocess/readers/*.py`` at ``--old``) is loaded from git into a package of its own; the rest
 of ``preprocess`` is shared. ``--hostile`` also runs the byte-by-byte hostile-input tests with their reader
-comparing the old and the new one on each archive they build.
+comparing the old and the new one on each archive they build; ``--fuzz N`` compares them on N archives of
+mutated records (odd heads, a changed byte anywhere in the packed file, a cut file).
 
     scripts/reader_equality.py --old 7562763                 # shared WARCs (and the bench WARCs)
     scripts/reader_equality.py --old 7562763 --hostile       # and the hostile-input tests' archives
+    scripts/reader_equality.py --old 7562763 --fuzz 3000     # and mutated archives
 """
 from __future__ import annotations
 
@@ -65,6 +67,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--old", required=True, help="git revision of the reference reader")
     ap.add_argument("--hostile", action="store_true", help="also compare on the hostile-input tests' archives")
+    ap.add_argument("--fuzz", type=int, default=0, metavar="N",
+                    help="also compare on N archives of mutated records (heads, compressed bytes, cuts)")
     ap.add_argument("files", nargs="*", type=Path)
     a = ap.parse_args()
     old = load_old(a.old)
@@ -81,6 +85,8 @@ def main() -> int:
             bad += why is not None
     if a.hostile:
         bad += hostile(old, new)
+    if a.fuzz:
+        bad += fuzz(old, new, a.fuzz)
     print("all equal" if not bad else f"{bad} difference(s)")
     return 1 if bad else 0
 
@@ -107,6 +113,34 @@ def hostile(old, new) -> int:
     for d in diffs[:20]:
         print("DIFF ", d)
     return len(diffs) + (rc != 0)
+
+
+def fuzz(old, new, n: int) -> int:
+    """Archives of six records, two of them mutated (as tests/test_reader_fast_paths.py does), then in one of
+    three archives a byte of the packed file changed or the file cut: every framing, both --max-bytes."""
+    import random
+
+    from tests.hostile import SUFFIX, pack, warc_record
+    from tests.test_reader_fast_paths import mutate
+    rng, diffs = random.Random(2023), []
+    for trial in range(n):
+        framing = ("record-gz", "file-gz", "plain")[trial % 3]
+        recs = [warc_record(k, digests=k % 2 == 0) for k in range(6)]
+        for k in rng.sample(range(6), 2):
+            recs[k] = mutate(recs[k], rng)
+        data = bytearray(pack(recs, framing))
+        what = rng.randrange(3)
+        if what == 0:
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        elif what == 1:
+            del data[rng.randrange(len(data)):]
+        why = same(old, new, bytes(data), f"fuzz{trial}" + SUFFIX[framing], rng.choice((16 << 20, 700)))[0]
+        if why:
+            diffs.append(why)
+    print(f"fuzzed archives compared: {n}, differing: {len(diffs)}")
+    for d in diffs[:20]:
+        print("DIFF ", d)
+    return len(diffs)
 
 
 if __name__ == "__main__":
