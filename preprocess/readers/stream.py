@@ -18,7 +18,6 @@ member's check is known. Decompression is streamed: memory stays bounded whateve
 """
 from __future__ import annotations
 
-import bisect
 import struct
 
 try:  # Intel ISA-L's inflate: the same bytes out, ~1.6x faster than zlib's on these files
@@ -26,14 +25,14 @@ try:  # Intel ISA-L's inflate: the same bytes out, ~1.6x faster than zlib's on t
 except ImportError:  # pragma: no cover
     import zlib
 
-from preprocess.readers.gzip_members import CHUNK, GZIP_MAGIC, MAX_HEADER, Gap, Member, RawBuffer, header_length, \
-    inflate_member
+from preprocess.readers.gzip_members import CHUNK, GZIP_MAGIC, MAX_HEADER, Gap, Member, MemberIndex, RawBuffer, \
+    header_length, inflate_member
 
 FEED = 1 << 16          # raw bytes per inflate call: a member that stops inflating loses at most one call's output
 TRIAL = 1 << 12         # raw bytes a candidate member must inflate without error to count as one
 
 
-class MemberStream:
+class MemberStream(MemberIndex):
     def __init__(self, raw, reopen=None):
         self.reopen = reopen
         self.raw = RawBuffer(raw)    # raw bytes read but not yet used
@@ -292,36 +291,3 @@ class MemberStream:
         self.head += n
         self.pos += n
         return out
-
-    # -- where things are ------------------------------------------------------------------------------------
-    def raw_offset(self, pos: int) -> int | None:
-        """The raw offset of the member starting exactly at ``pos`` (None inside a member)."""
-        i = bisect.bisect_left(self._starts, pos)
-        while i < len(self._starts) and self._starts[i] == pos:
-            m = self.members[i]
-            if m.end is None or m.end > m.pos:  # an empty member shares its start with the next one
-                return m.raw_start
-            i += 1
-        return None
-
-    def members_over(self, lo: int, hi: int) -> list[Member]:
-        """The members holding bytes of the decompressed range [lo, hi)."""
-        i = max(bisect.bisect_right(self._starts, lo) - 1, 0)
-        out = []
-        while i < len(self.members) and self.members[i].pos < max(hi, lo + 1):
-            m = self.members[i]
-            if m.end is None or m.end > lo:
-                out.append(m)
-            i += 1
-        return out
-
-    def starts_in(self, lo: int, hi: int) -> list[int]:
-        """Decompressed positions in [lo, hi) where a gzip member starts."""
-        i = bisect.bisect_left(self._starts, lo)
-        j = bisect.bisect_left(self._starts, hi)
-        return self._starts[i:j]
-
-    def member_of(self, pos: int) -> int | None:
-        """Raw offset of the member that holds decompressed position ``pos`` (None if not gzipped)."""
-        over = self.members_over(pos, pos + 1)
-        return over[0].raw_start if over else None
