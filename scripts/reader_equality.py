@@ -17,7 +17,6 @@ import argparse
 import io
 import subprocess
 import sys
-import tempfile
 import types
 from pathlib import Path
 
