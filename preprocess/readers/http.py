@@ -132,7 +132,7 @@ def payload(block: bytes, note, limit: int = 1 << 30) -> tuple[int | None, str, 
         note("read.http_without_head")
         return None, "", block
     status, headers, body = split_head(block)
-    if not block[:len(block) - len(body)].endswith(b"\r\n\r\n"):
+    if not block.endswith(b"\r\n\r\n", 0, len(block) - len(body)):
         note("read.http_head_bare_line_ends")
     if "chunked" in headers.get("transfer-encoding", "").lower():
         try:

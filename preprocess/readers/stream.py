@@ -30,6 +30,7 @@ from preprocess.readers.gzip_members import CHUNK, GZIP_MAGIC, MAX_HEADER, Gap, 
 
 FEED = 1 << 16          # raw bytes per inflate call: a member that stops inflating loses at most one call's output
 TRIAL = 1 << 12         # raw bytes a candidate member must inflate without error to count as one
+_TRAILER = struct.Struct("<II")  # a gzip member's CRC-32 and size
 
 
 class MemberStream(MemberIndex):
@@ -157,7 +158,7 @@ class MemberStream(MemberIndex):
                 if not raw.need(1):
                     return False
                 raw.need(len(GZIP_MAGIC))
-                if raw.get(0, len(GZIP_MAGIC)) == GZIP_MAGIC and self._start_member_here():
+                if raw.data.startswith(GZIP_MAGIC, raw.off) and self._start_member_here():
                     continue
                 if not self._skip_to_member(raw.pos + 1, "bytes after a gzip member that are not gzip", False):
                     return False
@@ -191,7 +192,7 @@ class MemberStream(MemberIndex):
                 self._end_member("truncated")
                 raw.consume(len(raw))
                 return bool(out)
-            want = struct.unpack("<II", raw.get(0, 8))
+            want = _TRAILER.unpack_from(raw.data, raw.off)
             raw.consume(8)
             self._end_member("ok" if want == (self.crc, self.size & 0xFFFFFFFF) else "crc")
             if out:
