@@ -12,6 +12,7 @@ import pytest
 from preprocess.readers.archive import read_archive
 from preprocess.stats import Stats
 from tests.conftest import shared
+from tests.hostile import assert_paths_agree
 
 PAGE = b"<html><head><title>T</title></head><body><p>" + b"Some words of a real page. " * 40 + b"</p></body></html>"
 
@@ -36,6 +37,7 @@ def read(data: bytes, name: str = "t.warc.gz", max_bytes: int = 16 << 20):
     docs = list(read_archive(io.BytesIO(data), name, name, stats, max_bytes))
     outcomes = stats.counts["written"] + sum(stats.group("skipped").values()) + sum(stats.group("failed").values())
     assert stats.counts["records"] == len(docs) + outcomes, stats.counts  # every record accounted for
+    assert_paths_agree(data, name, max_bytes)  # the fast path reads it as the careful one does
     return [d.id for d in docs], stats
 
 

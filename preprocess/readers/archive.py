@@ -15,6 +15,8 @@ any id get ``FILE:OFFSET`` (the raw offset of their gzip member, or their byte o
 from __future__ import annotations
 
 import logging
+import os
+import re
 from typing import Iterator
 
 from preprocess.document import Document
@@ -28,6 +30,8 @@ from preprocess.steps.text import TEXT_ONLY
 log = logging.getLogger("webprune.preprocess")
 ID_HEADERS = ("warc-trec-id", "clueweb22-id", "warc-record-id")
 MAX_HEADER_BYTES = 1 << 16
+FAST = not os.environ.get("WEBPRUNE_CAREFUL_READER")  # off: every head read line by line (to compare)
+_BLANK_LINE = re.compile(rb"\n[ \t\r\x0b\x0c]*\n")  # a line bytes.strip() empties (after the one before it)
 KEEP_TYPES = ("response", "conversion")  # records that can become documents (conversion: WET text)
 
 
@@ -42,17 +46,22 @@ class Archive(Framer):
     # -- records ---------------------------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Document]:
         read = self._arc_record if self.arc else self._warc_record
+        fast = FAST and not self.arc
         while True:
-            pos = self.s.tell()
-            line = self.s.readline()
-            while line and not line.strip():  # blank lines between records
-                pos, line = self.s.tell(), self.s.readline()
+            head = self._buffered_head() if fast else None
+            if head is None:
+                pos = self.s.tell()
+                line = self.s.readline()
+                while line and not line.strip():  # blank lines between records
+                    pos, line = self.s.tell(), self.s.readline()
+            else:
+                pos, headers = head
             self._claim_gaps(pos)
-            if not line:
+            if head is None and not line:
                 break
             self._headed = False
             try:
-                doc = read(pos, line)
+                doc = read(pos, line) if head is None else self._warc_fields(pos, headers)
             except _Skip as skip:
                 if skip.counted:
                     self.fail(skip.reason, pos, skip.message)
@@ -86,6 +95,30 @@ class Archive(Framer):
                                "its gzip member stops inflating") + " and no digest proves it intact"
         return None
 
+    def _buffered_head(self) -> tuple[int, dict] | None:
+        """(position, headers) of a plain WARC head already buffered whole, consumed; None (nothing consumed) for
+        anything else -- a head not all there yet, a blank-looking or non-ASCII line, no version line -- which
+        the line-by-line path then reads. Same headers, same position as that path."""
+        found = self.s.buffered_head(MAX_HEADER_BYTES)
+        if found is None:
+            return None
+        blank, head = found
+        end = head.find(b"\n") + 1
+        if not (head.startswith(b"WARC/") and head[:end].rstrip()[5:6].isdigit()):
+            return None
+        fields = head[end:-2]
+        if not fields.isascii() or _BLANK_LINE.search(head, end - 1, len(head) - 2):
+            return None
+        headers = {}
+        for line in fields.decode("ascii").split("\n"):
+            name, colon, value = line.partition(":")
+            if colon:
+                headers.setdefault(name.strip().lower(), value.strip())
+        self.s.skip(blank)
+        pos = self.s.tell()
+        self.s.skip(len(head))
+        return pos, headers
+
     def _warc_record(self, pos: int, line: bytes) -> Document | None:
         if not (line.startswith(b"WARC/") and line.rstrip()[5:6].isdigit()):
             look = line + self.s.peek(PEEK)
@@ -103,6 +136,10 @@ class Archive(Framer):
             name, colon, value = h.decode("utf-8", "replace").partition(":")
             if colon:
                 headers.setdefault(name.strip().lower(), value.strip())
+        return self._warc_fields(pos, headers)
+
+    def _warc_fields(self, pos: int, headers: dict) -> Document | None:
+        """The record whose headers were read, its block next."""
         kind = headers.get("warc-type", "").lower()
         try:
             length = int(headers.get("content-length", ""))

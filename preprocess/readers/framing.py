@@ -17,9 +17,21 @@ _ARC_URL = (b"filedesc:", b"dns:", b"http:", b"https:", b"ftp:")
 _SPACE = b"\r\n"
 
 
+_WHOLE_HEAD = re.compile(_WARC_VERSION.pattern + rb"(?:" + _FIELD.pattern.replace(b"(", b"(?:", 1) + rb")*\r?\n")
+_NAMING_FIELD = re.compile(rb"\n(?:warc-type|warc-record-id)[ \t]*:", re.I)
+
+
 def warc_header_at(b: bytes, i: int = 0) -> bool:
     """Whether ``b[i:]`` starts with a WARC version line and fields naming a record (to the blank line, or to
     the end of ``b`` after two fields)."""
+    whole = _WHOLE_HEAD.match(b, i)  # the usual case in one match: fields to the blank line
+    if whole:
+        return _NAMING_FIELD.search(b, i, whole.end()) is not None
+    return _warc_header_fields(b, i)
+
+
+def _warc_header_fields(b: bytes, i: int) -> bool:
+    """:func:`warc_header_at` field by field (a head cut by the end of ``b``, or not a head)."""
     m = _WARC_VERSION.match(b, i)
     if not m:
         return False

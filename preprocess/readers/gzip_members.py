@@ -3,6 +3,7 @@ against the trailer by webprune (zlib would raise at a bad check and drop what i
 bytes kept in a buffer that is consumed by an offset."""
 from __future__ import annotations
 
+import bisect
 import struct
 from dataclasses import dataclass
 
@@ -109,6 +110,8 @@ class RawBuffer:
 
     def need(self, n: int) -> bool:
         """At least ``n`` bytes here; False if the file ends first."""
+        if len(self.data) - self.off >= n:
+            return True
         while len(self) < n:
             more = b"" if self.eof else (self.raw.read(max(CHUNK, n - len(self))) or b"")
             if not more:
@@ -120,11 +123,54 @@ class RawBuffer:
     def get(self, i: int, j: int) -> bytes:
         return self.data[self.off + i:self.off + j]
 
+    def view(self, i: int, j: int) -> memoryview:
+        """``get`` without copying (what is inflated is read in place)."""
+        return memoryview(self.data)[self.off + i:self.off + j]
+
     def find(self, sub: bytes, i: int = 0) -> int:
         k = self.data.find(sub, self.off + i)
         return k - self.off if k >= 0 else -1
 
     def consume(self, n: int) -> None:
-        n = min(n, len(self))
+        n = min(n, len(self.data) - self.off)
         self.off += n
         self.pos += n
+
+
+class MemberIndex:
+    """Where things are: the gzip members (``members``, their decompressed starts in ``_starts``) by position."""
+
+    members: list[Member]
+    _starts: list[int]
+
+    def raw_offset(self, pos: int) -> int | None:
+        """The raw offset of the member starting exactly at ``pos`` (None inside a member)."""
+        i = bisect.bisect_left(self._starts, pos)
+        while i < len(self._starts) and self._starts[i] == pos:
+            m = self.members[i]
+            if m.end is None or m.end > m.pos:  # an empty member shares its start with the next one
+                return m.raw_start
+            i += 1
+        return None
+
+    def members_over(self, lo: int, hi: int) -> list[Member]:
+        """The members holding bytes of the decompressed range [lo, hi)."""
+        i = max(bisect.bisect_right(self._starts, lo) - 1, 0)
+        out = []
+        while i < len(self.members) and self.members[i].pos < max(hi, lo + 1):
+            m = self.members[i]
+            if m.end is None or m.end > lo:
+                out.append(m)
+            i += 1
+        return out
+
+    def starts_in(self, lo: int, hi: int) -> list[int]:
+        """Decompressed positions in [lo, hi) where a gzip member starts."""
+        i = bisect.bisect_left(self._starts, lo)
+        j = bisect.bisect_left(self._starts, hi)
+        return self._starts[i:j]
+
+    def member_of(self, pos: int) -> int | None:
+        """Raw offset of the member that holds decompressed position ``pos`` (None if not gzipped)."""
+        over = self.members_over(pos, pos + 1)
+        return over[0].raw_start if over else None

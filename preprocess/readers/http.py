@@ -21,7 +21,7 @@ def split_head(block: bytes) -> tuple[int | None, dict[str, str], bytes]:
     empty line, whatever its line ends (``\r\n\r\n``, ``\n\n``, ``\n\r\n``)."""
     end, sep = -1, 0
     for marker in (b"\n\r\n", b"\n\n"):
-        i = block.find(marker, 0, MAX_HEAD)
+        i = block.find(marker, 0, MAX_HEAD if end < 0 else end)  # (only an earlier one would count)
         if i >= 0 and (end < 0 or i < end):
             end, sep = i + 1, len(marker) - 1  # the head keeps its last line's end
     if end < 0:
@@ -132,7 +132,7 @@ def payload(block: bytes, note, limit: int = 1 << 30) -> tuple[int | None, str, 
         note("read.http_without_head")
         return None, "", block
     status, headers, body = split_head(block)
-    if not block[:len(block) - len(body)].endswith(b"\r\n\r\n"):
+    if not block.endswith(b"\r\n\r\n", 0, len(block) - len(body)):
         note("read.http_head_bare_line_ends")
     if "chunked" in headers.get("transfer-encoding", "").lower():
         try:

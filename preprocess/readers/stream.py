@@ -18,7 +18,6 @@ member's check is known. Decompression is streamed: memory stays bounded whateve
 """
 from __future__ import annotations
 
-import bisect
 import struct
 
 try:  # Intel ISA-L's inflate: the same bytes out, ~1.6x faster than zlib's on these files
@@ -26,14 +25,15 @@ try:  # Intel ISA-L's inflate: the same bytes out, ~1.6x faster than zlib's on t
 except ImportError:  # pragma: no cover
     import zlib
 
-from preprocess.readers.gzip_members import CHUNK, GZIP_MAGIC, MAX_HEADER, Gap, Member, RawBuffer, header_length, \
-    inflate_member
+from preprocess.readers.gzip_members import CHUNK, GZIP_MAGIC, MAX_HEADER, Gap, Member, MemberIndex, RawBuffer, \
+    header_length, inflate_member
 
 FEED = 1 << 16          # raw bytes per inflate call: a member that stops inflating loses at most one call's output
 TRIAL = 1 << 12         # raw bytes a candidate member must inflate without error to count as one
+_TRAILER = struct.Struct("<II")  # a gzip member's CRC-32 and size
 
 
-class MemberStream:
+class MemberStream(MemberIndex):
     def __init__(self, raw, reopen=None):
         self.reopen = reopen
         self.raw = RawBuffer(raw)    # raw bytes read but not yet used
@@ -82,21 +82,31 @@ class MemberStream:
 
     def _start_member_here(self) -> bool:
         """Begin the member at the next raw byte (after checking it is one); False if it is not one."""
-        self.raw.need(1024)
+        raw = self.raw
+        raw.need(1024)
+        data, off = raw.data, raw.off
+        if data[off + 3:off + 4] == b"\0" and len(data) - off >= 10 and data[off:off + 3] == GZIP_MAGIC:
+            n = 10  # no name, comment or extra field (what header_length says, asked less)
+        else:
+            n = self._header_here()
+        if n is None:
+            return False
+        self.member = Member(raw.pos, self.decomp_end)
+        self.members.append(self.member)
+        self._starts.append(self.decomp_end)
+        raw.consume(n)
+        self.dec, self.crc, self.size = zlib.decompressobj(-zlib.MAX_WBITS), 0, 0
+        return True
+
+    def _header_here(self) -> int | None:
+        """Length of the gzip header at the next raw byte; None if there is none."""
         try:
             n = header_length(self.raw.get(0, 1024))  # a name or extra field may make it longer
             if n is None and (self.raw.need(MAX_HEADER) or True):
                 n = header_length(self.raw.get(0, MAX_HEADER))
         except ValueError:
             n = None
-        if n is None:
-            return False
-        self.member = Member(self.raw.pos, self.decomp_end)
-        self.members.append(self.member)
-        self._starts.append(self.decomp_end)
-        self.raw.consume(n)
-        self.dec, self.crc, self.size = zlib.decompressobj(-zlib.MAX_WBITS), 0, 0
-        return True
+        return n
 
     def _end_member(self, status: str) -> None:
         self.member.status, self.member.end = status, self.decomp_end
@@ -148,7 +158,7 @@ class MemberStream:
                 if not raw.need(1):
                     return False
                 raw.need(len(GZIP_MAGIC))
-                if raw.get(0, len(GZIP_MAGIC)) == GZIP_MAGIC and self._start_member_here():
+                if raw.data.startswith(GZIP_MAGIC, raw.off) and self._start_member_here():
                     continue
                 if not self._skip_to_member(raw.pos + 1, "bytes after a gzip member that are not gzip", False):
                     return False
@@ -161,7 +171,7 @@ class MemberStream:
                 self.truncated_member = True
                 self._end_member("truncated")
                 return False
-            data = raw.get(0, FEED)
+            data = raw.view(0, FEED)
             try:
                 out = self.dec.decompress(data)
             except zlib.error as exc:
@@ -182,7 +192,7 @@ class MemberStream:
                 self._end_member("truncated")
                 raw.consume(len(raw))
                 return bool(out)
-            want = struct.unpack("<II", raw.get(0, 8))
+            want = _TRAILER.unpack_from(raw.data, raw.off)
             raw.consume(8)
             self._end_member("ok" if want == (self.crc, self.size & 0xFFFFFFFF) else "crc")
             if out:
@@ -242,7 +252,8 @@ class MemberStream:
     def peek(self, n: int) -> bytes:
         """Up to ``n`` bytes ahead, not consumed (fewer only at the end of the file)."""
         self._ensure(n)
-        return bytes(self.buf[self.head:self.head + n])
+        with memoryview(self.buf) as view:
+            return bytes(view[self.head:self.head + n])
 
     def unread(self, data: bytes) -> None:
         if self.head >= len(data):
@@ -253,41 +264,31 @@ class MemberStream:
             self.head = 0
         self.pos -= len(data)
 
+    def buffered_head(self, limit: int) -> tuple[int, bytes] | None:
+        """A record head already in the buffer, not consumed: (how many CR LF / LF blank-line bytes come first,
+        the bytes after them to the first CR LF CR LF inclusive), when that ends within ``limit`` bytes; else None.
+        Never reads more (the careful line-by-line path takes over where this answers None)."""
+        buf, i = self.buf, self.head
+        while True:
+            if buf.startswith(b"\r\n", i):
+                i += 2
+            elif buf.startswith(b"\n", i):
+                i += 1
+            else:
+                break
+        j = buf.find(b"\r\n\r\n", i, i + limit)
+        if j < 0:
+            return None
+        return i - self.head, bytes(buf[i:j + 4])
+
+    def skip(self, n: int) -> None:
+        """Consume ``n`` buffered bytes."""
+        self.head += n
+        self.pos += n
+
     def _take(self, n: int) -> bytes:
-        out = bytes(self.buf[self.head:self.head + n])
+        with memoryview(self.buf) as view:  # one copy (a bytearray slice would be a second)
+            out = bytes(view[self.head:self.head + n])
         self.head += n
         self.pos += n
         return out
-
-    # -- where things are ------------------------------------------------------------------------------------
-    def raw_offset(self, pos: int) -> int | None:
-        """The raw offset of the member starting exactly at ``pos`` (None inside a member)."""
-        i = bisect.bisect_left(self._starts, pos)
-        while i < len(self._starts) and self._starts[i] == pos:
-            m = self.members[i]
-            if m.end is None or m.end > m.pos:  # an empty member shares its start with the next one
-                return m.raw_start
-            i += 1
-        return None
-
-    def members_over(self, lo: int, hi: int) -> list[Member]:
-        """The members holding bytes of the decompressed range [lo, hi)."""
-        i = max(bisect.bisect_right(self._starts, lo) - 1, 0)
-        out = []
-        while i < len(self.members) and self.members[i].pos < max(hi, lo + 1):
-            m = self.members[i]
-            if m.end is None or m.end > lo:
-                out.append(m)
-            i += 1
-        return out
-
-    def starts_in(self, lo: int, hi: int) -> list[int]:
-        """Decompressed positions in [lo, hi) where a gzip member starts."""
-        i = bisect.bisect_left(self._starts, lo)
-        j = bisect.bisect_left(self._starts, hi)
-        return self._starts[i:j]
-
-    def member_of(self, pos: int) -> int | None:
-        """Raw offset of the member that holds decompressed position ``pos`` (None if not gzipped)."""
-        over = self.members_over(pos, pos + 1)
-        return over[0].raw_start if over else None
