@@ -123,18 +123,27 @@ class SigtermInterrupts:
 @contextmanager
 def _ray_keeps_our_sigterm_handler():
     """While ``ray.init`` runs, its calls to set a SIGTERM handler (``sys.exit`` on SIGTERM, and the head node's
-    "kill every process, exit 1") do nothing: a stopped run is shut down by :func:`stop_ray`."""
+    "kill every process, exit 1") do nothing: a stopped run is shut down by :func:`stop_ray`. The driver's core
+    worker installs no C++ failure-signal handler either: a stop signal between its start and the end of
+    ``ray.init`` printed a crash dump ("*** SIGTERM received", a stack) before our handler saw it. Ray's workers
+    keep theirs (their own processes)."""
     try:
+        import ray._private.ray_constants as constants
         import ray._private.utils as utils
     except ImportError:  # Ray's private helper moved: its handlers are set, and starting_ray copes with sys.exit(15)
         yield
         return
-    saved = utils.set_sigterm_handler
+    saved = utils.set_sigterm_handler, getattr(constants, "RAY_DISABLE_FAILURE_SIGNAL_HANDLER", None)
     utils.set_sigterm_handler = lambda handler: None
+    constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = True
     try:
         yield
     finally:
-        utils.set_sigterm_handler = saved
+        utils.set_sigterm_handler = saved[0]
+        if saved[1] is None:
+            del constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER
+        else:
+            constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = saved[1]
 
 
 @contextmanager

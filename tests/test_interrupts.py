@@ -270,3 +270,36 @@ def test_a_stop_signal_while_ray_starts_is_held_until_it_is_up():
             time.sleep(0.05)
             reached = True
     assert reached and stop.value.status == 143
+
+
+RACE = """
+import os, signal, time
+import ray
+import ray._private.worker as worker
+from preprocess.executor import RayExecutor
+from preprocess.interrupt import Interrupted, SigtermInterrupts
+connect = worker.connect
+def connect_then_stop(*args, **kwargs):  # the driver's core worker is up, ray.init not yet returned
+    out = connect(*args, **kwargs)
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(0.2)
+    return out
+worker.connect = connect_then_stop
+try:
+    with SigtermInterrupts() as stops, stops.starting_ray():
+        RayExecutor(workers=1)
+except Interrupted as stop:
+    print("interrupted", stop.status)
+finally:
+    ray.shutdown()
+"""
+
+
+@pytest.mark.slow
+def test_a_stop_signal_once_the_drivers_core_worker_is_up_prints_no_crash_dump():
+    """Ray's C++ failure-signal handler, installed with the driver's core worker, printed "*** SIGTERM received"
+    and a stack for a stop signal in the last part of ray.init; the driver's core worker now installs none."""
+    out = subprocess.run([sys.executable, "-c", RACE], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip().splitlines()[-1] == "interrupted 143", out.stderr[-2000:]
+    for dump in DUMPS:
+        assert dump not in out.stderr, out.stderr[-2000:]
