@@ -290,8 +290,10 @@ def _raylet_registered(get_node: Callable, timeout: float = 30.0, every: float =
     def wait_then_get(gcs_address, node_id):
         import time
 
+        from ray.core.generated.gcs_pb2 import GcsNodeInfo
         from ray.experimental import internal_kv
 
+        alive = GcsNodeInfo.GcsNodeState.ALIVE
         client = internal_kv.global_gcs_client
         deadline = time.monotonic() + timeout
         while client is not None and time.monotonic() < deadline:
@@ -299,7 +301,7 @@ def _raylet_registered(get_node: Callable, timeout: float = 30.0, every: float =
                 nodes = client.get_all_node_info(timeout=5)
             except Exception:  # noqa: BLE001 -- Ray's own wait takes over
                 break
-            if any(node.node_id.hex() == node_id and node.state == 0 for node in nodes.values()):  # 0: ALIVE
+            if any(node.node_id.hex() == node_id and node.state == alive for node in nodes.values()):
                 break
             time.sleep(every)
         return get_node(gcs_address, node_id)

@@ -133,17 +133,18 @@ def _ray_keeps_our_sigterm_handler():
     except ImportError:  # Ray's private helper moved: its handlers are set, and starting_ray copes with sys.exit(15)
         yield
         return
-    saved = utils.set_sigterm_handler, getattr(constants, "RAY_DISABLE_FAILURE_SIGNAL_HANDLER", None)
+    saved_setter = utils.set_sigterm_handler
+    saved_flag = getattr(constants, "RAY_DISABLE_FAILURE_SIGNAL_HANDLER", None)  # None: this Ray has none
     utils.set_sigterm_handler = lambda handler: None
     constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = True
     try:
         yield
     finally:
-        utils.set_sigterm_handler = saved[0]
-        if saved[1] is None:
+        utils.set_sigterm_handler = saved_setter
+        if saved_flag is None:
             del constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER
         else:
-            constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = saved[1]
+            constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = saved_flag
 
 
 @contextmanager

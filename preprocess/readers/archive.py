@@ -111,9 +111,7 @@ class Archive(Framer):
             return None
         headers = {}
         for line in fields.decode("ascii").split("\n"):
-            name, colon, value = line.partition(":")
-            if colon:
-                headers.setdefault(name.strip().lower(), value.strip())
+            _add_field(headers, line)
         self.s.skip(blank)
         pos = self.s.tell()
         self.s.skip(len(head))
@@ -133,9 +131,7 @@ class Archive(Framer):
                 raise _Skip("bad_headers", "WARC headers without an end", resync=True)
             if not h.strip():
                 break
-            name, colon, value = h.decode("utf-8", "replace").partition(":")
-            if colon:
-                headers.setdefault(name.strip().lower(), value.strip())
+            _add_field(headers, h.decode("utf-8", "replace"))
         return self._warc_fields(pos, headers)
 
     def _warc_fields(self, pos: int, headers: dict) -> Document | None:
@@ -241,6 +237,13 @@ class Archive(Framer):
         if not block.startswith(b"HTTP/"):
             return Document(id=rid, url=url, source=self.uri, content_type=ctype, raw=block)
         return self._document(rid, url, block, pos)
+
+
+def _add_field(headers: dict, line: str) -> None:
+    """A WARC head line ``Name: value`` into ``headers`` (name lower-cased; the first of a name stays)."""
+    name, colon, value = line.partition(":")
+    if colon:
+        headers.setdefault(name.strip().lower(), value.strip())
 
 
 def _arc_line(line: bytes) -> bool:
