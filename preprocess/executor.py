@@ -143,6 +143,15 @@ def check_address(address: str | None) -> str | None:
     return address
 
 
+# Ray settings of a local cluster the command starts, and ends, itself (an attached cluster keeps its own):
+# - no task events: they feed the dashboard and the state API, which such a cluster does not serve, and the
+#   driver's shutdown waited ~0.25 s to flush them;
+# - the raylet's tries to reach its object store (and a worker's to reach the raylet) every 10 ms, still 10 s in
+#   all: at Ray's one try a second, a store not yet listening at the first try cost 1 s of start-up (4 of 6 starts).
+LOCAL_RAY_CONFIG = {"task_events_report_interval_ms": 0, "raylet_client_connect_timeout_milliseconds": 10,
+                    "raylet_client_num_connect_attempts": 1000}
+
+
 class RayExecutor:
     def __init__(self, workers: int | None = None, address: str | None = None, max_retries: int = 6,
                  max_calls: int = 0):
@@ -165,7 +174,7 @@ class RayExecutor:
                 else:  # a local cluster of this machine's CPUs (its own, even beside a `ray start` cluster)
                     with without_idle_daemons():
                         ray.init(address="local", num_cpus=min(workers or os.cpu_count(), os.cpu_count()),
-                                 include_dashboard=False, **quiet)
+                                 include_dashboard=False, _system_config=LOCAL_RAY_CONFIG, **quiet)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         if workers and workers > cpus:
             log.warning("--workers %d: the Ray cluster has %d CPUs, so %d workers are used", workers, cpus, cpus)

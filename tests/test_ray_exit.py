@@ -1,10 +1,12 @@
 """The local Ray cluster a run starts has no autoscaler monitor and no dashboard head
 (preprocess.executor.without_idle_daemons), runs tasks, starts its progress counter only when the driver first asks
 for it, and the `webprune` command ends it before it exits (shutdown_ray_at_exit): every daemon is gone."""
+import base64
 import json
 import subprocess
 import sys
 
+from preprocess.executor import LOCAL_RAY_CONFIG
 from tests.conftest import ROOT
 
 SCRIPT = """
@@ -30,10 +32,12 @@ while ex.records() != 4 and time.monotonic() < deadline:
 counted = ex.records()
 ex.close()
 procs = {kind: [i.process.pid for i in infos] for kind, infos in worker._global_node.all_processes.items()}
+gcs_args = open(f"/proc/{procs['gcs_server'][0]}/cmdline").read().split(chr(0))
 t = time.perf_counter()
 shutdown_ray_at_exit()
 print(json.dumps({"ran": sorted(ran), "actors_before": actors_before, "first": first, "taken": taken,
-                  "counted": counted, "procs": procs, "seconds": time.perf_counter() - t, "up": ray.is_initialized()}))
+                  "counted": counted, "procs": procs, "gcs_args": gcs_args, "seconds": time.perf_counter() - t,
+                  "up": ray.is_initialized()}))
 """
 
 
@@ -55,6 +59,9 @@ def test_every_daemon_of_the_local_cluster_is_gone_when_the_command_ends():
     assert report["first"] == 0 and report["taken"] == [True] and report["counted"] == 4
     assert {"raylet", "gcs_server"} <= set(report["procs"])
     assert "monitor" not in report["procs"] and "dashboard" not in report["procs"], report["procs"]
+    # the cluster runs with the local settings (executor.LOCAL_RAY_CONFIG; the GCS hands them on)
+    listed = [a.split("=", 1)[1] for a in report["gcs_args"] if a.startswith("--config_list=")]
+    assert listed and json.loads(base64.b64decode(listed[0])).items() >= LOCAL_RAY_CONFIG.items()
     left = [(kind, pid) for kind, pids in report["procs"].items() for pid in pids if alive(pid)]
     assert not left, left
     print(f"shutdown took {report['seconds']:.2f} s")
