@@ -108,7 +108,8 @@ def test_the_stream_gives_the_tree_paths_text_on_nearly_every_shared_page(shared
 def random_markup(rng: random.Random) -> str:
     names = sorted(N.SPECIAL | N.FORMATTING | N.SKIP | N.BLOCK | N.FOREIGN | {"span", "x-y", "title", "xmp"})
     bits = ["<", ">", "</", "/>", "&", "&amp;", "&#", "&#x3c;", "&nbsp", "\"", "'", "=", " ", "\n", "\r", "\t",
-            "\x0c", "\u00a0", "\u200b", "\u3000", "\u2003", "\x85", "é", "日本", "\U0001F600", "<!--", "-->", "--!>",
+            "\x0c", "\x0b", "\x1c", "\x00", "\u2028", "a b", " \u2003", "\u00a0", "\u200b", "\u3000", "\u2003",
+            "\x85", "é", "日本", "\U0001F600", "<!--", "-->", "--!>",
             "<!", "<?", "]]>", "<![CDATA[", "text", "Word", "İK", "\u212a", "&amp", "&ampx", "&notin;", "&notit;",
             "&#x110000;", "&#0;", "&#128;", "&#xD800;", "&#65", "&lt", "&#x", "&#X41", "&#99999999999999;", "&a",
             "&copy=", "&AElig", "&nbsp;;", "&#13;", "&#x1F600;", "&#xfdd0;", "&" + "b" * 40 + ";", "&;"]

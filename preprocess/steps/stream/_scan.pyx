@@ -23,6 +23,7 @@ cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
     Py_ssize_t PyUnicode_FindChar(object s, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end, int direction) except -2
     int PyUnicode_4BYTE_KIND
+    int PyUnicode_1BYTE_KIND
 
 _unescape = _html.unescape
 cdef dict _HTML5 = _html._html5  # html.unescape's own tables: the entity decoding below is its
@@ -38,6 +39,11 @@ cdef inline bint _ws(Py_UCS4 c) noexcept:  # the tokenizer's whitespace (CR alre
 
 cdef inline bint _alpha(Py_UCS4 c) noexcept:
     return (65 <= c <= 90) or (97 <= c <= 122)
+
+
+cdef inline bint _plain(Py_UCS4 c) noexcept:
+    """Inside a line with nothing pending, ``text_char`` outputs the character as it is (tidy's spaces apart)."""
+    return not (c == 32 or 9 <= c <= 13 or c == 0xa0 or c == 0x200b or c == 0x3000)
 
 
 cdef inline Py_UCS4 _low(Py_UCS4 c) noexcept:
@@ -101,13 +107,8 @@ cdef class Scanner:
 
     # ------------------------------------------------------------------ output (dom.tidy_lines inline)
     cdef inline int put(self, Py_UCS4 c) except -1:
-        cdef Py_UCS4 *grown
         if self.len == self.cap:
-            grown = <Py_UCS4 *> realloc(self.buf, (2 * self.cap + 64) * sizeof(Py_UCS4))
-            if grown == NULL:
-                raise MemoryError()
-            self.buf = grown
-            self.cap = 2 * self.cap + 64
+            self.reserve(1)
         self.buf[self.len] = c
         self.len += 1
         return 0
@@ -180,8 +181,58 @@ cdef class Scanner:
             return 0
         if decode and PyUnicode_FindChar(self.s, u'&', i, j, 1) >= 0:
             return scan_unescape(self, i, j)
-        for k in range(i, j):
-            self.text_char(self.at(k))
+        k = i
+        while k < j:
+            c = self.at(k)
+            if _plain(c) and not self.pending and self.len > self.line:
+                k = self.plain_run(k, j)
+            elif (c == 32 or 9 <= c <= 13) and not self.pre:  # a run of them is one space to ``tidy``
+                k += 1
+                while k < j:
+                    c = self.at(k)
+                    if not (c == 32 or 9 <= c <= 13):
+                        break
+                    k += 1
+                self.tidy(32)
+            else:
+                self.text_char(c)
+                k += 1
+        return 0
+
+    cdef Py_ssize_t plain_run(self, Py_ssize_t k, Py_ssize_t j) except -1:
+        """Inside a line, nothing pending: ``_plain`` characters, and single spaces between them, go to the output
+        as they are (what ``text_char`` would do, one output character each); the index after them."""
+        cdef Py_ssize_t start = k
+        cdef Py_UCS4 c
+        cdef const unsigned char *d
+        cdef Py_UCS4 *out
+        if self.cap - self.len < j - k:
+            self.reserve(j - k)
+        out = self.buf + self.len - k
+        if self.kind == PyUnicode_1BYTE_KIND:
+            d = <const unsigned char *> self.data
+            while k < j:
+                c = d[k]
+                if not (_plain(c) or (c == 32 and k + 1 < j and _plain(d[k + 1]))):
+                    break
+                out[k] = c
+                k += 1
+        else:
+            while k < j:
+                c = self.at(k)
+                if not (_plain(c) or (c == 32 and k + 1 < j and _plain(self.at(k + 1)))):
+                    break
+                out[k] = c
+                k += 1
+        self.len += k - start
+        return k
+
+    cdef int reserve(self, Py_ssize_t more) except -1:
+        cdef Py_ssize_t cap = max(2 * self.cap + 64, self.len + more)
+        cdef Py_UCS4 *grown = <Py_UCS4 *> realloc(self.buf, cap * sizeof(Py_UCS4))
+        if grown == NULL:
+            raise MemoryError()
+        self.buf, self.cap = grown, cap
         return 0
 
     cdef inline int newline(self) except -1:

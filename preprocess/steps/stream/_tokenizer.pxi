@@ -38,10 +38,8 @@ cdef Py_ssize_t scan_tag(Scanner self, Py_ssize_t j) except -2:
                 return -1
             q = self.at(m)
             if q == u'"' or q == u"'":
-                m += 1
-                while m < n and self.at(m) != q:
-                    m += 1
-                if m >= n:
+                m = scan_find_char(self, q, m + 1)
+                if m < 0:
                     return -1
                 k = m + 1
             else:
@@ -104,10 +102,15 @@ cdef Py_ssize_t scan_script_end(Scanner self, Py_ssize_t i) except -2:
     cdef int state = 0, dashes = 0
     cdef bint esc = False
     cdef Py_UCS4 c
-    for j in range(i, end):
-        if self.at(j) == u'<' and scan_starts(self, j, "<!--"):
+    j = i
+    while j < end:
+        j = PyUnicode_FindChar(self.s, u'<', j, end, 1)
+        if j < 0:
+            break
+        if scan_starts(self, j, "<!--"):
             esc = True
             break
+        j += 1
     if not esc:
         return end
     j = i
@@ -156,7 +159,10 @@ cdef Py_ssize_t scan_comment_end(Scanner self, Py_ssize_t j) except -2:
         return j + 2
     k = j
     while k < n:
-        if self.at(k) == u'-' and k + 2 < n and self.at(k + 1) == u'-':
+        k = scan_find_char(self, u'-', k)
+        if k < 0:
+            return n
+        if k + 2 < n and self.at(k + 1) == u'-':
             if self.at(k + 2) == u'>':
                 return k + 3
             if self.at(k + 2) == u'!' and k + 3 < n and self.at(k + 3) == u'>':
