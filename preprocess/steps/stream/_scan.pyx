@@ -9,6 +9,7 @@ text where ``scan.scan`` returns it untidied. ``tests/test_stream_scan.py`` chec
 output on every shared page and on random and cut pages.
 """
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcmp, memcpy
 
 import html as _html
 

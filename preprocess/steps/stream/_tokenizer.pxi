@@ -65,8 +65,50 @@ cdef inline Py_ssize_t scan_find_char(Scanner self, Py_UCS4 ch, Py_ssize_t i) ex
         return -1
     return PyUnicode_FindChar(self.s, ch, i, self.n, 1)
 
+cdef enum:
+    NAME_SLOTS = 512  # a power of two
+    NAME_LONGEST = 16
+
+cdef unsigned char _name_len[NAME_SLOTS]
+cdef char _name_key[NAME_SLOTS][NAME_LONGEST]
+cdef list _name_str = [None] * NAME_SLOTS
+
+
 cdef str scan_name(Scanner self, Py_ssize_t i, Py_ssize_t j):
-    """``scan.lower(s[i:j])`` (a slice, lower-cased only where it has capitals)."""
+    """``scan.lower(s[i:j])`` (a slice, lower-cased only where it has capitals). An ASCII name of up to 16
+    characters comes from a small cache keyed by its lower-cased characters: the same string object each time,
+    so its hash is computed once and comparisons find it by identity."""
+    cdef Py_ssize_t k, n = j - i
+    cdef Py_UCS4 c
+    cdef char key[NAME_LONGEST]
+    cdef unsigned int h = 2166136261u
+    cdef unsigned int slot, x
+    cdef str name
+    if n > NAME_LONGEST or n <= 0:
+        return _name_of(self, i, j)
+    for k in range(n):
+        c = self.at(i + k)
+        if c > 127:
+            return _name_of(self, i, j)
+        x = <unsigned int> c + 32 if 65 <= c <= 90 else <unsigned int> c
+        key[k] = <char> x
+        h = (h ^ x) * 16777619u
+    slot = h & (NAME_SLOTS - 1)
+    if _name_len[slot] == n:
+        k = 0
+        while k < n and _name_key[slot][k] == key[k]:
+            k += 1
+        if k == n:
+            return <str> _name_str[slot]
+    name = _name_of(self, i, j)
+    name = _KNOWN_NAME.get(name, name)  # dict lookups then find _FLAGS's key by identity
+    memcpy(_name_key[slot], key, n)
+    _name_len[slot] = <unsigned char> n
+    _name_str[slot] = name
+    return name
+
+
+cdef str _name_of(Scanner self, Py_ssize_t i, Py_ssize_t j):
     cdef Py_ssize_t k
     cdef Py_UCS4 c
     cdef bint upper = False
