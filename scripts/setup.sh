@@ -20,7 +20,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 
 # the stamp covers what pip builds from: the project files and the learned cleaner's compiled part
-stamp="$VENV/.webprune-setup-$(cat pyproject.toml setup.py scripts/setup.sh preprocess/cleaners/learned/_*.pyx preprocess/cleaners/learned/_*.pxi preprocess/steps/stream/_*.pyx preprocess/steps/stream/_*.pxi preprocess/lm/_*.pyx preprocess/steps/_*.pyx preprocess/steps/_*.h \
+stamp="$VENV/.webprune-setup-$(cat pyproject.toml setup.py scripts/setup.sh preprocess/cleaners/learned/_*.pyx preprocess/cleaners/learned/_*.pxi preprocess/cleaners/learned/_*.h preprocess/steps/stream/_*.pyx preprocess/steps/stream/_*.pxi preprocess/lm/_*.pyx preprocess/steps/_*.pyx preprocess/steps/_*.h \
   | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
   say "installing Python packages (first run: a few minutes)"

@@ -54,6 +54,18 @@ def test_the_compiled_twins_are_built_and_on():
     assert compiled.ON, "WEBPRUNE_PURE_PYTHON is set: unset it to test the compiled twins"
 
 
+def test_the_character_search_is_str_find_in_every_width_and_at_every_lane_offset():
+    rng = random.Random(5)
+    for alphabet in ("ab<", "ab<\u00e9", "ab<\u2019", "ab<\U0001F600", "\u2019<\U0001F600"):
+        for _ in range(400):
+            s = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+            if alphabet[-1] > "\u00ff":
+                s += alphabet[-1]  # the width the alphabet asks for
+            lo, hi = rng.randrange(0, len(s) + 1), rng.randrange(0, len(s) + 1)
+            for c in ("<", "\u2019", "\U0001F600", "z"):
+                assert compiled._scan.find_in(s, c, lo, hi) == s.find(c, lo, hi), (s, c, lo, hi)
+
+
 @pytest.fixture(scope="module")
 def gold_html():
     root = shared()

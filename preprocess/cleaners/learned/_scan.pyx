@@ -11,7 +11,7 @@ comments itself (``_noise.pxi``); block texts: ``_blocktext.pxi``. It returns th
 equal pages on gold pages, cut pages and random nestings.
 """
 from libc.stdlib cimport free, malloc, realloc
-from libc.stdint cimport uint16_t
+from libc.stdint cimport uint16_t, uint32_t
 from libc.string cimport memchr
 
 import html as _html
@@ -26,10 +26,13 @@ include "_blocktext.pxi"
 cdef bint at(int kind, void *data, Py_ssize_t i, Py_ssize_t end, str word):
     """Does ``word`` start at ``i`` (and end before ``end``)?"""
     cdef Py_ssize_t k, m = len(word)
+    cdef int wkind
+    cdef void *wdata
     if i + m > end:
         return False
+    wkind, wdata = PyUnicode_KIND(word), PyUnicode_DATA(word)
     for k in range(m):
-        if PyUnicode_READ(kind, data, i + k) != word[k]:
+        if PyUnicode_READ(kind, data, i + k) != PyUnicode_READ(wkind, wdata, k):
             return False
     return True
 
@@ -64,12 +67,15 @@ cdef str _slice(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
     return PyUnicode_FromKindAndData(kind, <char *> data + lo * size, hi - lo)
 
 
+cdef extern from "_find_wide.h":
+    Py_ssize_t find_u16(const uint16_t *d, Py_ssize_t lo, Py_ssize_t n, uint32_t c) noexcept
+    Py_ssize_t find_u32(const uint32_t *d, Py_ssize_t lo, Py_ssize_t n, uint32_t c) noexcept
+
+
 cdef inline Py_ssize_t find_char(int kind, void *data, Py_ssize_t lo, Py_ssize_t n, Py_UCS4 c) noexcept:
-    """Index of the first ``c`` in ``[lo, n)``; -1 when there is none (memchr on 1-byte strings)."""
+    """Index of the first ``c`` in ``[lo, n)``; -1 when there is none (memchr on 1-byte strings, SSE2 or
+    wmemchr on wider ones: ``_find_wide.h``)."""
     cdef const char *hit
-    cdef const uint16_t *d2
-    cdef const Py_UCS4 *d4
-    cdef Py_ssize_t i
     if lo >= n:
         return -1
     if kind == 1:
@@ -77,23 +83,22 @@ cdef inline Py_ssize_t find_char(int kind, void *data, Py_ssize_t lo, Py_ssize_t
             return -1
         hit = <const char *> memchr(<const char *> data + lo, <int> c, n - lo)
         return -1 if hit == NULL else hit - <const char *> data
-    if kind == 2:  # (a loop per width: no PyUnicode_READ switch per character)
-        d2 = <const uint16_t *> data
-        for i in range(lo, n):
-            if d2[i] == c:
-                return i
-        return -1
-    d4 = <const Py_UCS4 *> data
-    for i in range(lo, n):
-        if d4[i] == c:
-            return i
-    return -1
+    if kind == 2:
+        return find_u16(<const uint16_t *> data, lo, n, c)
+    return find_u32(<const uint32_t *> data, lo, n, c)
+
+
+def find_in(str s, str c, Py_ssize_t lo, Py_ssize_t hi):
+    """``find_char`` on ``s[lo:hi]`` (for tests: ``s.find(c, lo, hi)``)."""
+    return find_char(PyUnicode_KIND(s), PyUnicode_DATA(s), lo, hi, c[0])
 
 
 cdef Py_ssize_t find(int kind, void *data, Py_ssize_t lo, Py_ssize_t n, str word):
     """Index of the first ``word`` that starts at or after ``lo`` and ends by ``n``; -1 when there is none."""
     cdef Py_UCS4 first = word[0]
     cdef Py_ssize_t i = lo, m = len(word)
+    if m == 1:
+        return find_char(kind, data, lo, n, first)
     while True:
         i = find_char(kind, data, i, n - m + 1, first)
         if i < 0 or at(kind, data, i, n, word):
@@ -260,10 +265,9 @@ def scan(str markup, int max_depth=400, bint skip=True, list drop_starts=None, l
             tag = _lookup(kind, data, j, name_end) if name_end < n else -2
             gt = name_end
             if tag != -2:
-                while gt < n and PyUnicode_READ(kind, data, gt) != u'>':
-                    gt += 1
-                if gt == n:
-                    tag = -2
+                gt = find_char(kind, data, gt, n, u'>')
+                if gt < 0:
+                    gt, tag = n, -2
             if tag == -2:  # not a split point: text (inline tags go with it)
                 if i > tag_end:  # a "<" inside it is part of its name: no noise element starts there
                     tag_end = find(kind, data, i + 1, n, ">")
