@@ -9,7 +9,7 @@ text where ``scan.scan`` returns it untidied. ``tests/test_stream_scan.py`` chec
 output on every shared page and on random and cut pages.
 """
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcpy
 
 import html as _html
 
@@ -209,21 +209,21 @@ cdef class Scanner:
         cdef Py_UCS4 *out
         if self.cap - self.len < j - k:
             self.reserve(j - k)
-        out = self.buf + self.len - k
+        out = self.buf + self.len
         if self.kind == PyUnicode_1BYTE_KIND:
             d = <const unsigned char *> self.data
             while k < j:
                 c = d[k]
                 if not (_plain(c) or (c == 32 and k + 1 < j and _plain(d[k + 1]))):
                     break
-                out[k] = c
+                out[k - start] = c
                 k += 1
         else:
             while k < j:
                 c = self.at(k)
                 if not (_plain(c) or (c == 32 and k + 1 < j and _plain(self.at(k + 1)))):
                     break
-                out[k] = c
+                out[k - start] = c
                 k += 1
         self.len += k - start
         return k
