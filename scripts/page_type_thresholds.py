@@ -40,8 +40,8 @@ def held_out_pages(cache: Path, models: Path):
             m = json.loads((models / f"{p.split}.json").read_text())
             loaded[p.split] = (BlockModel(m), TokenVocab(m["vocab"]))
         bm, tv = loaded[p.split]
-        blocks, title, _, _ = p.views[0]
-        X = page_features(blocks, title, tv)
+        blocks, title, _, _, head = p.views[0]
+        X = page_features(blocks, title, tv, head)
         prob = bm.proba(X)
         num = X[:, :n].astype(np.float64)
         w = np.expm1(num[:, 0])

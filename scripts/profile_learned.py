@@ -18,6 +18,7 @@ from pathlib import Path
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
 from preprocess.cleaners.learned import compiled
+from preprocess.cleaners.learned.anchor import HeadReader
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import TokenVocab, page_features
 from preprocess.cleaners.learned.model import load_model
@@ -39,7 +40,7 @@ def main(argv=None) -> int:
     except FileNotFoundError as e:
         ap.error(str(e))
     pages = [p for s in args.sets.split(",") for p in gold_pages(shared, [s])[: args.pages]]
-    raws = [strip_wrapper(p.input.read_bytes()) for p in pages]
+    raws = [strip_wrapper(p.raw()) for p in pages]  # (raw(): WCXB's pages are gzipped)
     model = load_model(args.model)
     vocab = TokenVocab(model.vocab)
     pre = build_steps(CleanOptions(), stop_before="tags")
@@ -51,16 +52,17 @@ def main(argv=None) -> int:
         if not docs or docs[0].tree.body is None:
             continue
         tree = docs[0].tree
+        head = HeadReader(tree)  # (the cleaner's way: read when the heading columns ask, in page_features)
         t = time.process_time()
-        page = split_body(tree)
+        page = split_body(tree, before_pruning=head)
         cpu["split_body"] += time.process_time() - t
         if not page.texts:
             continue
         t = time.process_time()
-        X = page_features(page, tree.title or "", vocab)
+        X = page_features(page, tree.title or "", vocab, head)
         cpu["page_features"] += time.process_time() - t
         t = time.process_time()
-        model.keep(X)
+        model.keep(X[:, :len(model.features)])  # (a model from before the heading columns: not its)
         cpu["model"] += time.process_time() - t
     for name, opts in (("pipeline --cleaner learned", CleanOptions(cleaner="learned", learned_model=args.model)),
                        ("pipeline --cleaner tags", CleanOptions())):

@@ -46,6 +46,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: 2 threads on a shared
 from eval.cleaning.gold import SETS, gold_pages
 from eval.cleaning.harness import strip_wrapper
 from eval.cleaning.score import tokens
+from preprocess.cleaners.learned.anchor import page_head
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import CLASS_TOKEN, TokenVocab, feature_names, page_features
 from preprocess.document import Document
@@ -84,8 +85,8 @@ def aligned(words: list[str], gold: list[str]) -> np.ndarray:
 
 def read_page(page, steps) -> list:
     """The views of one gold page the model is trained on: the page as is and the page after the hint rule
-    (``--drop-hinted`` prunes it before the model sees it). Each view is (blocks Page, title, labels, weights);
-    none when the page has no blocks."""
+    (``--drop-hinted`` prunes it before the model sees it). Each view is (blocks Page, title, labels, weights,
+    the page's ``anchor.PageHead``); none when the page has no blocks."""
     raw = page.raw()
     views = [_view(page, raw, steps, None), _view(page, raw, steps, HintFilter())]
     return [v for v in views if v is not None]
@@ -98,6 +99,7 @@ def _view(page, raw: bytes, steps, hints: HintFilter | None):
     if not docs or docs[0].tree is None or docs[0].tree.body is None:
         return None
     tree = docs[0].tree
+    head = page_head(tree)  # before split_body, which may remove the scripts
     if hints is not None:
         hints.drop_from(tree.body)  # the tree filter: the compiled scan's drops are the same (test_learned_compiled)
     blocks = split_body(tree)
@@ -112,7 +114,7 @@ def _view(page, raw: bytes, steps, hints: HintFilter | None):
         weights.append(n)
         at += n
     w = np.asarray(weights, dtype=np.float64)
-    return blocks, tree.title or "", np.asarray(labels), w / max(w.sum(), 1.0)
+    return blocks, tree.title or "", np.asarray(labels), w / max(w.sum(), 1.0), head
 
 
 @dataclass
@@ -121,7 +123,7 @@ class TrainPage:
     name: str
     split: str       # the held-out model that scores it: its set, or its WCXB fold
     page_type: str   # WCXB's; "" elsewhere
-    views: list      # (blocks, title, labels, weights) as is and after the hint rule
+    views: list      # (blocks, title, labels, weights, head) as is and after the hint rule
 
 
 def read_sets(shared: Path, sets: list[str]) -> dict[str, list[TrainPage]]:
@@ -195,11 +197,11 @@ def train(data: dict[str, list[TrainPage]], held_out: str | None, vocab_size: in
             page_weight = set_weight
             if balance_types and page.page_type:
                 page_weight *= len(ps) / (len(per_type) * per_type[page.page_type])
-            for blocks, title, lab, wt in page.views:
+            for blocks, title, lab, wt, head in page.views:
                 rows = np.arange(len(lab))
                 if len(rows) > MAX_BLOCKS:
                     rows = np.sort(rng.choice(rows, MAX_BLOCKS, replace=False))
-                Xs.append(page_features(blocks, title, tv)[rows])
+                Xs.append(page_features(blocks, title, tv, head)[rows])
                 ys.append(lab[rows])
                 ws.append(wt[rows] * len(lab) / len(rows) * page_weight / len(page.views))
     X, y, w = np.vstack(Xs), np.concatenate(ys), np.concatenate(ws)
@@ -259,6 +261,9 @@ def main(argv=None) -> int:
         ap.error(str(e))
     if args.cache and args.cache.exists():
         data = {s: ps for s, ps in pickle.loads(args.cache.read_bytes()).items() if s in sets}
+        if any(len(v) != 5 for ps in data.values() for p in ps for v in p.views):
+            ap.error(f"{args.cache} was written before the heading columns (its pages have no head): "
+                     "give --cache a new path (the pages are read again, a few minutes)")
     else:
         data = read_sets(shared, sets)
         if args.cache:

@@ -93,7 +93,7 @@ def _add_block(page: Page, buf: list[str], lbuf: list[str], owner: int, chars: i
     return chars
 
 
-def split_body(tree, max_depth: int = 400, hints=None) -> Page:
+def split_body(tree, max_depth: int = 400, hints=None, before_pruning=None) -> Page:
     """The blocks and elements of a parsed page's ``<body>`` (none without one); elements nested deeper than
     ``max_depth`` share their ancestor's. ``hints``: a deferred ``filters.hints.HintFilter`` whose rule applies
     first, as if it had run on the tree.
@@ -102,11 +102,14 @@ def split_body(tree, max_depth: int = 400, hints=None) -> Page:
     ``<body>`` and skips the noise elements, comments and hinted elements itself; without it, the hint filter
     and :func:`body_markup` prune the tree and :func:`split_python` splits. Both give the same Page
     (``tests/test_learned_compiled.py``). When no block is left, tag removal writes the tree, so both leave it
-    pruned: hinted elements and noise out."""
+    pruned: hinted elements and noise out. ``before_pruning``: called (no arguments) before each change to the
+    tree, if any (the learned cleaner reads the page's head there; else only when it needs it, afterwards)."""
     body = tree.body if tree is not None else None
     if body is None:
         return Page()
     if not compiled.ON:
+        if before_pruning is not None:
+            before_pruning()
         if hints is not None:
             hints.count(*hints.drop_from(body))
         return split_python(body_markup(tree), max_depth)
@@ -114,6 +117,8 @@ def split_body(tree, max_depth: int = 400, hints=None) -> Page:
     if hints is not None:
         drop = compiled._scan.hint_ranges(markup, hints.unlikely, hints.maybe, hints.max_share)
         if drop is None:  # something the serialisation leaves unsure: the tree filter decides
+            if before_pruning is not None:
+                before_pruning()
             hints.count(*hints.drop_from(body))
             markup, pruned = body.html, True
         else:
@@ -123,6 +128,8 @@ def split_body(tree, max_depth: int = 400, hints=None) -> Page:
     if page is not None and page.texts:
         return page
     # the tree's way: the markup left a noise element's end unsure, or no block is left (tag removal writes it)
+    if before_pruning is not None:
+        before_pruning()
     if not pruned:
         hints.drop_from(body)  # (counted above)
     markup = body_markup(tree)

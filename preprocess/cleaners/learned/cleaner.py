@@ -22,9 +22,10 @@ import html as htmllib
 import numpy as np
 
 from preprocess.cleaners.learned import compiled
+from preprocess.cleaners.learned.anchor import HeadReader
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.context import thread_blocks
-from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
+from preprocess.cleaners.learned.features import LATEST, TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.model import BlockModel, load_model
 from preprocess.document import Document, Line
 from preprocess.steps.base import BuildContext, Step
@@ -39,7 +40,10 @@ class LearnedCleaner(Step):
         super().__init__()
         self.model = model
         self.vocab = TokenVocab(model.vocab)
-        if feature_names(self.vocab) != model.features:
+        self.names = names = feature_names(self.vocab)
+        # a model trained before the heading columns still runs: they are left out of its rows (and not computed)
+        self.columns = len(names) if model.features == names else len(names) - len(LATEST)
+        if model.features != names[:self.columns]:
             raise ValueError("block model was trained on other features: retrain with scripts/train_learned.py")
         # --drop-hinted asks for the article convention: comment threads are boilerplate. The hint rule spares a
         # thread holding over half the page or named like content too ('comment-body'); here no kept block under
@@ -66,11 +70,16 @@ class LearnedCleaner(Step):
         if body is None:  # framesets, fragments without a body: tag removal takes the page as is
             self.stat_update("no_body")
             return doc
-        page = split_body(doc.tree, hints=self.hints)  # --drop-hinted, applied by the compiled scan
+        latest = self.columns == len(self.names)
+        # the page's names: read when the heading columns need them (no or several <h1>: 0.1-0.2 ms a page, on a
+        # fifth of WCXB's), or before split_body prunes the tree (the Python path; the compiled one's fallbacks)
+        head = HeadReader(doc.tree) if latest else None
+        page = split_body(doc.tree, hints=self.hints, before_pruning=head)  # --drop-hinted: the compiled scan's
         if not page.texts:
             self.stat_update("no_blocks")  # (split_body left the tree pruned for tag removal)
             return doc
-        keep = self.model.keep(page_features(page, doc.tree.title or "", self.vocab))
+        features = page_features(page, doc.tree.title or "", self.vocab, head, latest)
+        keep = self.model.keep(features[:, :self.columns])
         if self.drop_comments:
             keep = self._drop_comments(keep, thread_blocks(page))
         kept = [i for i, k in enumerate(keep) if k]

@@ -19,13 +19,16 @@ Groups (``feature_names`` lists every column):
 * class/id: tokens of the enclosing element's class/id and of every ancestor's,
   from a vocabulary learned with the model (``TokenVocab``);
 * repeated texts (``repeats.py``): how many blocks of the page have the block's text, and whether an earlier
-  one had it.
+  one had it;
+* the main heading (``anchor.py``): distance to the page's main heading and the element holding both.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from preprocess.cleaners.learned import compiled
+from preprocess.cleaners.learned.anchor import NAMES as ANCHORS
+from preprocess.cleaners.learned.anchor import anchor_columns
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, Page
 from preprocess.cleaners.learned.context import NAMES as CONTEXT
 from preprocess.cleaners.learned.context import TAG_PRIOR, page_context, path_or
@@ -43,6 +46,7 @@ STRUCTURE = ["depth", "own_share", "parent_share", "grand_share", "log_own_chars
 CONTEXT_OFFSETS = (-2, -1, 1, 2)
 CONTEXT_COLUMNS = ("log_chars", "link_density", "stop_words")
 WINDOW = 5
+LATEST = ANCHORS  # the last columns, added in issue 22: a model trained before them runs without them
 
 
 def numeric_names() -> list[str]:
@@ -89,7 +93,7 @@ def feature_names(vocab: TokenVocab) -> list[str]:
     tags = list(BLOCK_TAGS)
     return (numeric_names() + [f"tag={t}" for t in tags] + [f"parent={t}" for t in tags]
             + [f"path:{t}" for t in tags] + [f"own:{t}" for t in vocab.tokens] + [f"path:.{t}" for t in vocab.tokens]
-            + REPEATS)
+            + REPEATS + LATEST)
 
 
 def _words(masks: list[int], width: int) -> np.ndarray:
@@ -121,11 +125,13 @@ def _window_mean(col: np.ndarray, half: int) -> np.ndarray:
     return (c[hi] - c[lo]) / (hi - lo)
 
 
-def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
-    """(blocks x features) float32 matrix, columns as :func:`feature_names`."""
+def page_features(page: Page, title: str, vocab: TokenVocab, head=None, latest: bool = True) -> np.ndarray:
+    """(blocks x features) float32 matrix, columns as :func:`feature_names`; ``head``: the page's
+    ``anchor.page_head``, None (it says nothing about itself) or a function giving it (called only when the
+    heading columns need it); ``latest=False``: the ``LATEST`` columns left 0 (a model from before them)."""
     n = len(page.texts)
     n_tags, n_tok = len(BLOCK_TAGS), len(vocab.tokens)
-    width = N_NUMERIC + 3 * n_tags + 2 * n_tok + len(REPEATS)
+    width = N_NUMERIC + 3 * n_tags + 2 * n_tok + len(REPEATS) + len(LATEST)
     if not n:
         return np.zeros((0, width), dtype=np.float32)
     owner = np.asarray(page.owner, dtype=np.int64)
@@ -153,7 +159,7 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
                                      np.ascontiguousarray(counts[:, 0]), link, float(max(page.chars, 1)), REPEATED)
             compiled._columns.block_bits(out, N_NUMERIC, owner, el_tag, el_parent, path_tag, tok, path_tok, n_tags,
                                          n_tok)
-        out[:, -len(REPEATS):] = text_repeats(page.texts)
+        out[:, -len(REPEATS) - len(LATEST):] = _last_columns(page, title, head, latest)
         return out
     numeric = numeric_python(page, title, owner)
 
@@ -176,7 +182,13 @@ def page_features(page: Page, title: str, vocab: TokenVocab) -> np.ndarray:
         path_tag_bits = np.zeros((n, n_tags), dtype=np.uint8)
         own_bits = path_tok_bits = np.zeros((n, n_tok), dtype=np.uint8)
     return np.hstack([numeric, tag_oh, par_oh, path_tag_bits, own_bits, path_tok_bits,
-                      text_repeats(page.texts)]).astype(np.float32)
+                      _last_columns(page, title, head, latest)]).astype(np.float32)
+
+
+def _last_columns(page: Page, title: str, head, latest: bool) -> np.ndarray:
+    """The repeated-text and heading columns (numpy on both paths)."""
+    heading = anchor_columns(page, title, head) if latest else np.zeros((len(page.texts), len(LATEST)))
+    return np.hstack([text_repeats(page.texts), heading])
 
 
 def signature_ids(page: Page) -> np.ndarray:

@@ -1,0 +1,188 @@
+"""The main heading as an anchor: where a block sits relative to it. On product, collection and listing pages the
+content sits around the ``<h1>``; the reviews, recommendation cards and shipping notes a block model keeps sit
+further away, in other subtrees. Six columns of the learned cleaner's features (the last ones of
+``features.feature_names``), numpy over :class:`blocks.Page` and :class:`PageHead`: the same on the compiled and
+the pure-Python paths.
+
+The main heading's block is the ``<h1>`` block with the largest share of words of the title and the page's names
+(the first on ties), else the short block (2-30 words, mostly unlinked) with the largest such share if at least
+80%; per block its signed distance to it in characters and blocks (log), whether it is it, and the innermost
+element holding both (its share of the page's characters; element levels from the heading up to it).
+"""
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+
+from preprocess.cleaners.learned.blocks import TAG_INDEX, Page
+
+NAMES = ["heading_found", "heading_chars", "heading_blocks", "is_heading", "heading_lca_share", "heading_lca_up"]
+H1 = TAG_INDEX["h1"]
+_WORDS = re.compile(r"\w+")
+NAME_KEYS = frozenset(("og:title", "twitter:title"))
+# JSON-LD objects that name something other than the page's own subject (and subtrees not to enter)
+_OTHER_TYPES = ("Organization", "WebSite", "Breadcrumb", "ImageObject", "Person", "SearchAction", "SiteNavigation",
+                "Brand", "Offer", "Review", "Rating", "ListItem", "Question", "Answer", "Comment", "Country",
+                "ContactPoint", "Place", "Address", "Language")
+_OTHER_KEYS = frozenset(("review", "offers", "aggregateRating", "publisher", "author", "brand"))
+_HEAD_ELEMENTS = 'meta[content], script[type="application/ld+json"]'
+MAX_LD_CHARS = 1 << 20  # a JSON-LD script longer than this is not read
+SHORT = (2, 30)  # words of a heading found without an <h1>
+MIN_TITLED = 0.8  # its share of title and name words
+
+
+@dataclass(frozen=True)
+class PageHead:
+    """What the page says its subject is called outside ``<body>``'s text."""
+
+    names: tuple = ()
+
+
+def page_head(tree) -> PageHead:
+    """The names of a parsed page: ``og:title``/``twitter:title`` and JSON-LD ``name``/``headline`` of the page's
+    subject (not of organisations, offers, reviews and the like), in document order. Read before
+    ``blocks.split_body`` prunes the tree (the Python path removes the scripts; the compiled one prunes hinted
+    elements only when its markup leaves a hint unsure): 0.1-0.2 ms a WCXB page, so the cleaner reads it only
+    when :func:`main_heading` asks (:class:`HeadReader`)."""
+    doc = tree.document if tree is not None else None
+    if doc is None:
+        return PageHead()
+    names = []
+    for el in doc.query_selector_all(_HEAD_ELEMENTS).values():  # (one pass over the tree: 0.1 ms a WCXB page)
+        if el.tag == "meta":
+            key = (el.getattr("name") or el.getattr("property") or "").lower()
+            if key in NAME_KEYS:
+                content = el.getattr("content") or ""
+                if content.strip():
+                    names.append(content)
+            continue
+        text = el.text
+        if len(text) > MAX_LD_CHARS or ("name" not in text and "headline" not in text):
+            continue
+        try:
+            _walk_ld(json.loads(text), names, 0)
+        except (ValueError, RecursionError):  # not JSON: the page's mistake, nothing to read
+            continue
+    return PageHead(tuple(names))
+
+
+class HeadReader:
+    """A page's head read at most once, when first asked for: by :func:`main_heading`, or by
+    ``blocks.split_body`` before it prunes the tree (``before_pruning``)."""
+
+    def __init__(self, tree):
+        self.tree, self.head = tree, None
+
+    def __call__(self) -> PageHead:
+        if self.head is None:
+            self.head = page_head(self.tree)
+        return self.head
+
+
+def _walk_ld(obj, names: list, depth: int) -> None:
+    if depth > 20:
+        return
+    if isinstance(obj, list):
+        for item in obj:
+            _walk_ld(item, names, depth + 1)
+        return
+    if not isinstance(obj, dict):
+        return
+    kind = obj.get("@type", "")
+    kind = " ".join(map(str, kind)) if isinstance(kind, list) else str(kind)
+    if not any(t in kind for t in _OTHER_TYPES):
+        for key in ("name", "headline"):
+            value = obj.get(key)
+            if isinstance(value, str) and value.strip():
+                names.append(value)
+    for key, value in obj.items():
+        if isinstance(value, (list, dict)) and key not in _OTHER_KEYS:
+            _walk_ld(value, names, depth + 1)
+
+
+def _words(text: str) -> list[str]:
+    return _WORDS.findall(text.lower())
+
+
+def _titled_share(words: list[str], titled: set) -> float:
+    return sum(w in titled for w in words) / len(words) if words else 0.0
+
+
+def _blocks_of(page: Page, e: int) -> tuple[int, int]:
+    """Element ``e``'s first block and the block after its last."""
+    return bisect_left(page.start, page.el_start[e]), bisect_left(page.start, page.el_end[e])
+
+
+def main_heading(page: Page, title: str, head) -> int:
+    """The main heading's block (module docstring); -1 when there is none. ``head``: the page's
+    :class:`PageHead`, None, or a function giving it, called only when the names matter (no or several
+    ``<h1>`` blocks). Only the ``<h1>`` blocks, or else the short unlinked ones, are split into words."""
+    h1 = [b for b, stop in map(partial(_blocks_of, page), _elements(page.el_tag, H1)) if stop > b]
+    if len(h1) == 1:
+        return h1[0]
+    head = (head() if callable(head) else head) or PageHead()
+    titled = set(_words(title)).union(*map(_words, head.names))
+    if h1:
+        return max(h1, key=lambda b: (_titled_share(_words(page.texts[b]), titled), -b))
+    if not titled:
+        return -1
+    best, share = -1, 0.0
+    for b, (text, linked) in enumerate(zip(page.texts, page.link_chars)):
+        if linked >= 0.5 * len(text):
+            continue
+        words = _words(text)
+        if SHORT[0] <= len(words) <= SHORT[1]:
+            s = _titled_share(words, titled)
+            if s > share:
+                best, share = b, s
+    return best if share >= MIN_TITLED else -1
+
+
+def _elements(tags, tag: int) -> list[int]:
+    """The elements with this tag (list.index: C-level scans)."""
+    found, at = [], -1
+    try:
+        while True:
+            at = tags.index(tag, at + 1)
+            found.append(at)
+    except ValueError:
+        return found
+
+
+def anchor_columns(page: Page, title: str, head) -> np.ndarray:
+    """(blocks x len(NAMES)) for a page with this title and head (as :func:`main_heading`'s)."""
+    n = len(page.texts)
+    out = np.zeros((n, len(NAMES)))
+    if not n:
+        return out
+    h = main_heading(page, title, head)
+    if h < 0:
+        out[:, 4] = 1.0
+        return out
+    start = np.asarray(page.start, dtype=np.float64)
+    d = start - start[h]
+    steps = np.arange(n, dtype=np.float64) - h
+    out[:, 0] = 1.0
+    out[:, 1] = np.sign(d) * np.log1p(np.abs(d))
+    out[:, 2] = np.sign(steps) * np.log1p(np.abs(steps))
+    out[h, 3] = 1.0
+    ancestors = []  # the heading's element and its ancestors, innermost first
+    e = page.owner[h]
+    while e >= 0:
+        ancestors.append(e)
+        e = page.el_parent[e]
+    share, up = np.ones(n), np.full(n, np.log1p(len(ancestors)))
+    total = max(page.chars, 1)
+    for k in range(len(ancestors) - 1, -1, -1):  # outermost first: inner elements overwrite their blocks
+        a = ancestors[k]
+        first, stop = _blocks_of(page, a)
+        share[first:stop] = (page.el_end[a] - page.el_start[a]) / total
+        up[first:stop] = np.log1p(k)
+    out[:, 4] = share
+    out[:, 5] = up
+    return out
