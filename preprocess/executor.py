@@ -22,6 +22,7 @@ import socket
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator
 
 from preprocess.interrupt import raise_if_stopping, ray_daemons_apart
@@ -148,8 +149,10 @@ def check_address(address: str | None) -> str | None:
 #   driver's shutdown waited ~0.25 s to flush them;
 # - the raylet's tries to reach its object store (and a worker's to reach the raylet) every 10 ms, still 10 s in
 #   all: at Ray's one try a second, a store not yet listening at the first try cost 1 s of start-up (4 of 6 starts).
-LOCAL_RAY_CONFIG = {"task_events_report_interval_ms": 0, "raylet_client_connect_timeout_milliseconds": 10,
-                    "raylet_client_num_connect_attempts": 1000}
+# (read-only: ray.init adds its spilling settings to the dict it is given, so each start gets a copy)
+LOCAL_RAY_CONFIG = MappingProxyType({"task_events_report_interval_ms": 0,
+                                     "raylet_client_connect_timeout_milliseconds": 10,
+                                     "raylet_client_num_connect_attempts": 1000})
 
 
 class RayExecutor:
@@ -174,7 +177,7 @@ class RayExecutor:
                 else:  # a local cluster of this machine's CPUs (its own, even beside a `ray start` cluster)
                     with without_idle_daemons():
                         ray.init(address="local", num_cpus=min(workers or os.cpu_count(), os.cpu_count()),
-                                 include_dashboard=False, _system_config=LOCAL_RAY_CONFIG, **quiet)
+                                 include_dashboard=False, _system_config=dict(LOCAL_RAY_CONFIG), **quiet)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         if workers and workers > cpus:
             log.warning("--workers %d: the Ray cluster has %d CPUs, so %d workers are used", workers, cpus, cpus)

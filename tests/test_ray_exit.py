@@ -12,7 +12,7 @@ from tests.conftest import ROOT
 SCRIPT = """
 import json, time
 import ray
-from preprocess.executor import RayExecutor, shutdown_ray_at_exit
+from preprocess.executor import LOCAL_RAY_CONFIG, RayExecutor, shutdown_ray_at_exit
 from ray._private import worker
 ex = RayExecutor(workers=1)
 ran = [r for _, r in ex.map(lambda shared, item, progress: (item * shared, progress.add(item)), [1, 2, 3], shared=7)]
@@ -36,8 +36,8 @@ gcs_args = open(f"/proc/{procs['gcs_server'][0]}/cmdline").read().split(chr(0))
 t = time.perf_counter()
 shutdown_ray_at_exit()
 print(json.dumps({"ran": sorted(ran), "actors_before": actors_before, "first": first, "taken": taken,
-                  "counted": counted, "procs": procs, "gcs_args": gcs_args, "seconds": time.perf_counter() - t,
-                  "up": ray.is_initialized()}))
+                  "counted": counted, "procs": procs, "gcs_args": gcs_args, "config_after": dict(LOCAL_RAY_CONFIG),
+                  "seconds": time.perf_counter() - t, "up": ray.is_initialized()}))
 """
 
 
@@ -62,6 +62,8 @@ def test_every_daemon_of_the_local_cluster_is_gone_when_the_command_ends():
     # the cluster runs with the local settings (executor.LOCAL_RAY_CONFIG; the GCS hands them on)
     listed = [a.split("=", 1)[1] for a in report["gcs_args"] if a.startswith("--config_list=")]
     assert listed and json.loads(base64.b64decode(listed[0])).items() >= LOCAL_RAY_CONFIG.items()
+    # ray.init adds its session's spilling directory to the dict it gets: the next start must not inherit it
+    assert report["config_after"] == dict(LOCAL_RAY_CONFIG) and len(LOCAL_RAY_CONFIG) == 3
     left = [(kind, pid) for kind, pids in report["procs"].items() for pid in pids if alive(pid)]
     assert not left, left
     print(f"shutdown took {report['seconds']:.2f} s")
