@@ -109,7 +109,7 @@ cdef class Scanner:
     # ------------------------------------------------------------------ output (dom.tidy_lines inline)
     cdef inline int put(self, Py_UCS4 c) except -1:
         if self.len == self.cap:
-            self.reserve(1)
+            scan_reserve(self, 1)
         self.buf[self.len] = c
         self.len += 1
         return 0
@@ -165,7 +165,6 @@ cdef class Scanner:
         """``_State.text`` of ``s[i:j]``."""
         cdef Py_ssize_t k
         cdef Py_UCS4 c
-        cdef bint amp = False
         if j <= i:
             return 0
         if self.in_head:
@@ -186,7 +185,7 @@ cdef class Scanner:
         while k < j:
             c = self.at(k)
             if _plain(c) and not self.pending and self.len > self.line:
-                k = self.plain_run(k, j)
+                k = scan_plain_run(self, k, j)
             elif (c == 32 or 9 <= c <= 13) and not self.pre:  # a run of them is one space to ``tidy``
                 k += 1
                 while k < j:
@@ -198,42 +197,6 @@ cdef class Scanner:
             else:
                 self.text_char(c)
                 k += 1
-        return 0
-
-    cdef Py_ssize_t plain_run(self, Py_ssize_t k, Py_ssize_t j) except -1:
-        """Inside a line, nothing pending: ``_plain`` characters, and single spaces between them, go to the output
-        as they are (what ``text_char`` would do, one output character each); the index after them."""
-        cdef Py_ssize_t start = k
-        cdef Py_UCS4 c
-        cdef const unsigned char *d
-        cdef Py_UCS4 *out
-        if self.cap - self.len < j - k:
-            self.reserve(j - k)
-        out = self.buf + self.len
-        if self.kind == PyUnicode_1BYTE_KIND:
-            d = <const unsigned char *> self.data
-            while k < j:
-                c = d[k]
-                if not (_plain(c) or (c == 32 and k + 1 < j and _plain(d[k + 1]))):
-                    break
-                out[k - start] = c
-                k += 1
-        else:
-            while k < j:
-                c = self.at(k)
-                if not (_plain(c) or (c == 32 and k + 1 < j and _plain(self.at(k + 1)))):
-                    break
-                out[k - start] = c
-                k += 1
-        self.len += k - start
-        return k
-
-    cdef int reserve(self, Py_ssize_t more) except -1:
-        cdef Py_ssize_t cap = max(2 * self.cap + 64, self.len + more)
-        cdef Py_UCS4 *grown = <Py_UCS4 *> realloc(self.buf, cap * sizeof(Py_UCS4))
-        if grown == NULL:
-            raise MemoryError()
-        self.buf, self.cap = grown, cap
         return 0
 
     cdef inline int newline(self) except -1:
@@ -318,63 +281,16 @@ cdef class Scanner:
             self.pop_to(k)
         return 0
 
-    cdef int run(self) except -1:
-        cdef Py_ssize_t i = 0, j, k, n = self.n
-        cdef Py_UCS4 c, c2
-        while i < n:
-            j = scan_find_char(self, u'<', i)
-            if j < 0:
-                self.text(i, n, True)
-                break
-            self.text(i, j, True)
-            c = self.at(j + 1) if j + 1 < n else 0
-            if _alpha(c):
-                k = scan_tag(self, j + 1)
-                if k < 0:
-                    break
-                i = scan_start(self, scan_name(self, j + 1, self.name_end), self.closing, k)
-            elif c == u'/':
-                c2 = self.at(j + 2) if j + 2 < n else 0
-                if _alpha(c2):
-                    k = scan_tag(self, j + 2)
-                    if k < 0:
-                        break
-                    scan_end(self, scan_name(self, j + 2, self.name_end))
-                    i = k
-                elif c2 == u'>':
-                    i = j + 3
-                elif j + 2 >= n:
-                    self.text(j, n, True)
-                    break
-                else:
-                    k = scan_find_char(self, u'>', j + 2)
-                    i = n if k < 0 else k + 1
-            elif c == u'!':
-                if j + 3 < n and self.at(j + 2) == u'-' and self.at(j + 3) == u'-':
-                    i = scan_comment_end(self, j + 4)
-                else:
-                    k = scan_find_char(self, u'>', j + 2)
-                    i = n if k < 0 else k + 1
-            elif c == u'?':
-                k = scan_find_char(self, u'>', j + 1)
-                i = n if k < 0 else k + 1
-            else:
-                self.text(j, j + 1, True)
-                i = j + 1
-        title = self.title
-        self.pop_to(0)
-        self.end_line()
-        return 0
-
-
 include "_entities.pxi"
 include "_tokenizer.pxi"
 include "_rules.pxi"
+include "_output.pxi"
+include "_run.pxi"
 
 
 def scan(str s, bint keep_noscript=False):
     """(tidied text, title, characters inside ``<noscript>`` in the body, characters in the body)."""
     cdef Scanner sc = Scanner()
     sc.setup(s, keep_noscript)
-    sc.run()
+    scan_run(sc)
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, sc.buf, sc.len), sc.title, sc.ns_chars, sc.body_chars
