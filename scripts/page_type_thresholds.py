@@ -33,6 +33,9 @@ GRID = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 def held_out_pages(cache: Path, models: Path):
     """(type, host fold, block texts, block probabilities, page features for a type classifier) per page."""
     pages = pickle.loads(cache.read_bytes())["wcxb-dev"]
+    if any(len(v) != 5 for p in pages for v in p.views):
+        raise ValueError(f"{cache} was written before the heading columns (its pages have no head): make a new "
+                         "one with scripts/train_learned.py --cache NEW_PATH")
     loaded, out = {}, []
     n = N_NUMERIC
     for p in pages:
@@ -41,7 +44,7 @@ def held_out_pages(cache: Path, models: Path):
             loaded[p.split] = (BlockModel(m), TokenVocab(m["vocab"]))
         bm, tv = loaded[p.split]
         blocks, title, _, _, head = p.views[0]
-        X = page_features(blocks, title, tv, head)
+        X = page_features(blocks, title, tv, head)[:, :len(bm.features)]  # a model from before the newest columns
         prob = bm.proba(X)
         num = X[:, :n].astype(np.float64)
         w = np.expm1(num[:, 0])
@@ -80,7 +83,11 @@ def main() -> int:
                   f"scripts/train_learned.py --loso {args.models} --cache {args.cache}", file=sys.stderr)
             return 2
     gold = {g.name: g.gold_text() for g in gold_pages(shared_data(), ["wcxb-dev"])}
-    rows = held_out_pages(args.cache, args.models)
+    try:
+        rows = held_out_pages(args.cache, args.models)
+    except ValueError as e:
+        print(f"page_type_thresholds.py: {e}", file=sys.stderr)
+        return 2
     types = np.array([r[0] for r in rows], dtype=object)
     folds = np.array([r[1] for r in rows])
     grid = sorted(set(GRID) | {args.threshold})

@@ -63,7 +63,7 @@ def test_every_daemon_of_the_local_cluster_is_gone_when_the_command_ends():
     listed = [a.split("=", 1)[1] for a in report["gcs_args"] if a.startswith("--config_list=")]
     assert listed and json.loads(base64.b64decode(listed[0])).items() >= LOCAL_RAY_CONFIG.items()
     # ray.init adds its session's spilling directory to the dict it gets: the next start must not inherit it
-    assert report["config_after"] == dict(LOCAL_RAY_CONFIG) and len(LOCAL_RAY_CONFIG) == 3
+    assert report["config_after"] == dict(LOCAL_RAY_CONFIG)
     left = [(kind, pid) for kind, pids in report["procs"].items() for pid in pids if alive(pid)]
     assert not left, left
     print(f"shutdown took {report['seconds']:.2f} s")

@@ -51,6 +51,8 @@ CONSTRUCTS = [
     "<div><noscript><form>a</noscript>b</div>c", "<p>a<table><tr><td>b</table>c", "<DIV>A</DiV>B<SCRIPT>x</sCrIpT>C",
     "<h1>a<h2>b</h1>c", "<p>one\u00a0 two\u200bthree\u3000four</p>", "<select><div>x</div></select>y<p>z",
     "<table><caption>c</caption><tbody><tr><th>h</th></tr></tbody><tfoot><tr><td>f</td></tr></tfoot></table>x",
+    # tag names past the 16 characters of the name cache, and not ASCII: read without it
+    "<ABCDEFGHIJKLMNOPQ>x</abcdefghijklmnopq>y", "<abcdefghijklmnop>x</ABCDEFGHIJKLMNOP>y", "<dİv>x</div>y<DİV>z",
 ]
 
 

@@ -89,7 +89,10 @@ cdef inline Py_ssize_t find_char(int kind, void *data, Py_ssize_t lo, Py_ssize_t
 
 
 def find_in(str s, str c, Py_ssize_t lo, Py_ssize_t hi):
-    """``find_char`` on ``s[lo:hi]`` (for tests: ``s.find(c, lo, hi)``)."""
+    """``find_char`` on ``s[lo:hi]`` (for tests: ``s.find(c, lo, hi)``, bounds clamped as ``str.find`` does)."""
+    if len(c) != 1:
+        raise ValueError("find_in: give one character to find")
+    lo, hi = max(lo, 0), min(hi, len(s))
     return find_char(PyUnicode_KIND(s), PyUnicode_DATA(s), lo, hi, c[0])
 
 

@@ -71,8 +71,8 @@ class LearnedCleaner(Step):
             self.stat_update("no_body")
             return doc
         latest = self.columns == len(self.names)
-        # the page's names: read when the heading columns need them (no or several <h1>: 0.1-0.2 ms a page, on a
-        # fifth of WCXB's), or before split_body prunes the tree (the Python path; the compiled one's fallbacks)
+        # the page's names: read when the heading columns need them (no or several <h1>: 0.1-0.2 ms a page, on
+        # 30% of WCXB's), or before split_body prunes the tree (the Python path; the compiled one's fallbacks)
         head = HeadReader(doc.tree) if latest else None
         page = split_body(doc.tree, hints=self.hints, before_pruning=head)  # --drop-hinted: the compiled scan's
         if not page.texts:
