@@ -1,18 +1,19 @@
 """The local Ray cluster a run starts has no autoscaler monitor and no dashboard head
-(preprocess.executor.without_idle_daemons), runs tasks, starts its progress counter only when the driver first asks
+(preprocess.ray_local.without_idle_daemons), runs tasks, starts its progress counter only when the driver first asks
 for it, and the `webprune` command ends it before it exits (shutdown_ray_at_exit): every daemon is gone."""
 import base64
 import json
 import subprocess
 import sys
 
-from preprocess.executor import LOCAL_RAY_CONFIG
+from preprocess.ray_local import LOCAL_RAY_CONFIG
 from tests.conftest import ROOT
 
 SCRIPT = """
 import json, time
 import ray
-from preprocess.executor import LOCAL_RAY_CONFIG, RayExecutor, shutdown_ray_at_exit
+from preprocess.executor import RayExecutor, shutdown_ray_at_exit
+from preprocess.ray_local import LOCAL_RAY_CONFIG
 from ray._private import worker
 ex = RayExecutor(workers=1)
 ran = [r for _, r in ex.map(lambda shared, item, progress: (item * shared, progress.add(item)), [1, 2, 3], shared=7)]
@@ -59,7 +60,7 @@ def test_every_daemon_of_the_local_cluster_is_gone_when_the_command_ends():
     assert report["first"] == 0 and report["taken"] == [True] and report["counted"] == 4
     assert {"raylet", "gcs_server"} <= set(report["procs"])
     assert "monitor" not in report["procs"] and "dashboard" not in report["procs"], report["procs"]
-    # the cluster runs with the local settings (executor.LOCAL_RAY_CONFIG; the GCS hands them on)
+    # the cluster runs with the local settings (ray_local.LOCAL_RAY_CONFIG; the GCS hands them on)
     listed = [a.split("=", 1)[1] for a in report["gcs_args"] if a.startswith("--config_list=")]
     assert listed and json.loads(base64.b64decode(listed[0])).items() >= LOCAL_RAY_CONFIG.items()
     # ray.init adds its session's spilling directory to the dict it gets: the next start must not inherit it
@@ -96,7 +97,7 @@ def test_the_raylet_is_awaited_in_short_steps_then_rays_own_lookup_runs_once(mon
 
     from ray.experimental import internal_kv
 
-    from preprocess.executor import _raylet_registered
+    from preprocess.ray_local import _raylet_registered
 
     got = []
 
