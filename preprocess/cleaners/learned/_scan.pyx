@@ -6,8 +6,8 @@ of ``blocks._SPLIT`` (a block-level tag or ``<a>``: ``<``, optional ``/``, a
 listed name followed by a space or ``>``, then anything up to the next ``>``)
 and of ``dom.fragment_text`` (``<[^>]*>`` removed, entities decoded by
 ``html.unescape``, whitespace runs to one space), and skips noise elements and
-comments itself (``_noise.pxi``); block texts: ``_blocktext.pxi``; searches: ``_search.pxi``. It returns the lists that make up a
-``blocks.Page``; ``tests/test_learned_compiled.py`` checks both paths give
+comments itself (``_noise.pxi``); block texts: ``_blocktext.pxi``; searches: ``_search.pxi``. It returns
+the lists that make up a ``blocks.Page``; ``tests/test_learned_compiled.py`` checks both paths give
 equal pages on gold pages, cut pages and random nestings.
 """
 from libc.stdlib cimport free, malloc, realloc
