@@ -43,7 +43,6 @@ cdef int scan_run(Scanner self) except -1:
         else:
             self.text(j, j + 1, True)
             i = j + 1
-    title = self.title
     self.pop_to(0)
     self.end_line()
     return 0

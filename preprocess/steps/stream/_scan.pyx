@@ -42,9 +42,14 @@ cdef inline bint _alpha(Py_UCS4 c) noexcept:
     return (65 <= c <= 90) or (97 <= c <= 122)
 
 
+cdef inline bint _text_space(Py_UCS4 c) noexcept:
+    """A character ``text_char`` makes a space outside ``<pre>`` (tab, LF, VT, FF, CR, space)."""
+    return c == 32 or 9 <= c <= 13
+
+
 cdef inline bint _plain(Py_UCS4 c) noexcept:
     """Inside a line with nothing pending, ``text_char`` outputs the character as it is (tidy's spaces apart)."""
-    return not (c == 32 or 9 <= c <= 13 or c == 0xa0 or c == 0x200b or c == 0x3000)
+    return not (_text_space(c) or c == 0xa0 or c == 0x200b or c == 0x3000)
 
 
 cdef inline Py_UCS4 _low(Py_UCS4 c) noexcept:
@@ -186,11 +191,11 @@ cdef class Scanner:
             c = self.at(k)
             if _plain(c) and not self.pending and self.len > self.line:
                 k = scan_plain_run(self, k, j)
-            elif (c == 32 or 9 <= c <= 13) and not self.pre:  # a run of them is one space to ``tidy``
+            elif _text_space(c) and not self.pre:  # a run of them is one space to ``tidy``
                 k += 1
                 while k < j:
                     c = self.at(k)
-                    if not (c == 32 or 9 <= c <= 13):
+                    if not _text_space(c):
                         break
                     k += 1
                 self.tidy(32)
