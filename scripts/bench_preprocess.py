@@ -8,7 +8,9 @@ WARC files under build/bench (webprune.benchdata.pack_cleaning_pages). Every web
 Parts (all by default; ``--parts`` picks some):
   parsers   parse only, one core: lxml vs lexbor (why webprune parses with resiliparse)
   speed     17,226 records in 4 files, 1 worker: tags, each DOM cleaner with hints and links, the full
-            pipeline with pruning; pyplexity's tag remover on the same pages x6 in the same run (ratios)
+            pipeline with pruning; pyplexity's tag remover on the same pages x6 in the same run (ratios), and
+            its whole pipeline (tag remover + bulk-perplexity's processor, with a stand-in bigram model built
+            from ../shared/data/lm by scripts/peers/pyplexity_model.py: its own models are downloads) x1
   scaling   20,097 records in 8 files, tags: 1 vs 2 workers (the cleaning pass, start-up apart)
   driver    driver CPU seconds per 1,000 records: this checkout vs an older one (--old-checkout), 2 workers
   memory    worker peak RSS on one file of 1x and 4x the records (a unit streams its file)
@@ -31,7 +33,7 @@ import time
 from pathlib import Path
 
 from eval.paper import fmt
-from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
+from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages, shared_data
 
 PY = sys.executable
 PYPLEXITY = ROOT / ".venv-pyplexity" / "bin" / "python"
@@ -71,18 +73,37 @@ def content_hash(folder: Path) -> str:
     return h.hexdigest()[:12]
 
 
-def pyplexity(copies: int) -> dict | None:
+def pyplexity(copies: int, perplexity: Path | None = None) -> dict | None:
+    """pyplexity's tag remover over the cleaning pages ``copies`` times in its own venv; with ``perplexity`` (a
+    :func:`pyplexity_model` folder), its whole pipeline: tag remover, then bulk-perplexity's processor."""
     if not PYPLEXITY.exists():
         print("pyplexity: not set up (bash scripts/setup_pyplexity.sh); its rows are skipped", file=sys.stderr)
         return None
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write("\n".join(map(str, cleaning_pages())) + "\n")
+    extra = ["--perplexity", str(perplexity)] if perplexity else []
     proc = subprocess.run([str(PYPLEXITY), str(ROOT / "scripts" / "peers" / "pyplexity_tags.py"), f.name,
-                           "--repeat", str(copies)], capture_output=True, text=True)
+                           "--repeat", str(copies), *extra], capture_output=True, text=True)
     os.unlink(f.name)
     if proc.returncode != 0:
         sys.exit(f"pyplexity failed: {proc.stderr[-1000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def pyplexity_model() -> Path | None:
+    """The stand-in for pyplexity's downloaded models (scripts/peers/pyplexity_model.py), built once from
+    ../shared/data/lm into build/peers/pyplexity-lm."""
+    out = ROOT / "build" / "peers" / "pyplexity-lm"
+    if not PYPLEXITY.exists():
+        return None
+    if not (out / "bigrams.pkl").is_file():
+        print(f"pyplexity: building its stand-in bigram model and Punkt data in {out} (about a minute)",
+              file=sys.stderr, flush=True)
+        proc = subprocess.run([str(PYPLEXITY), str(ROOT / "scripts" / "peers" / "pyplexity_model.py"),
+                               str(shared_data("lm")), str(out)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.exit(f"pyplexity's stand-in model failed: {proc.stderr[-1000:]}")
+    return out
 
 
 def table(head: list[str], rows: list[list]) -> None:
@@ -117,6 +138,8 @@ TREE = {"WEBPRUNE_TREE_TAGS": "1"}  # tag removal through lexbor's tree, as befo
 def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list[str] | None = None) -> dict:
     files = pack_cleaning_pages(bench, files=4, copies=6, prefix="speed")
     peer = pyplexity(6)
+    lm = pyplexity_model()
+    full = pyplexity(1, lm) if lm else None  # ~12 ms a page: the pages once
     configs = [("tags", [], None), ("tags, lexbor tree path (WEBPRUNE_TREE_TAGS=1)", [], TREE),
                ("tags " + " ".join(HL), HL, None)]
     configs += [(f"{c} " + " ".join(HL), ["--cleaner", c, *HL], None) for c in ("density", "blog", "sitediff", "feeds")]
@@ -130,20 +153,31 @@ def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list
         configs = [c for c in configs if any(o in c[0] for o in only)]
     rows, rates = [], {}
     peer_cpu = 1000 * peer["cpu_seconds"] / peer["docs"] if peer else None
+    full_cpu = 1000 * full["cpu_seconds"] / full["docs"] if full else None
+
+    def ratio(ref, cpu):
+        return f"{ref / cpu:.2f}" if ref else ""
+
     if peer:
         rows.append([f"pyplexity {peer.get('version', '')} tag remover, in-process, pages in memory",
-                     f"{peer['docs']:,}", peer["docs_per_s"], "1.00", peer_cpu, "1.00"])
+                     f"{peer['docs']:,}", peer["docs_per_s"], "1.00", peer_cpu, "1.00", ratio(full_cpu, peer_cpu)])
+    if full:
+        rows.append([f"pyplexity {full.get('version', '')} tag remover + bulk-perplexity's processor (stand-in "
+                     "bigram model, pyplexity_model.py)", f"{full['docs']:,}", full["docs_per_s"],
+                     f"{full['docs_per_s'] / peer['docs_per_s']:.2f}", full_cpu, ratio(peer_cpu, full_cpu), "1.00"])
     for label, args, env in configs:
         s = run_cli(files, args, workers=1, env=env)
         rate = s["written"] / s["process_wall_s"]
         cpu = 1000 * worker_cpu_s(s) / s["records"]
         rates[label] = 1000 / cpu
         rows.append([f"webprune `{label}`", f"{s['records']:,}", rate,
-                     f"{rate / peer['docs_per_s']:.2f}" if peer else "", cpu,
-                     f"{peer_cpu / cpu:.2f}" if peer else ""])
+                     f"{rate / peer['docs_per_s']:.2f}" if peer else "", cpu, ratio(peer_cpu, cpu),
+                     ratio(full_cpu, cpu)])
     print(f"### speed: {len(files)} files, 1 worker; docs/s = wall time including start-up; CPU = the cleaning "
-          "pass's CPU per record on the worker (read to shard) plus the driver's")
-    table(["run", "records", "docs/s (wall)", "x pyplexity (wall)", "CPU ms/record", "x pyplexity (CPU)"], rows)
+          "pass's CPU per record on the worker (read to shard) plus the driver's; the last column against "
+          "pyplexity's whole pipeline (tag remover, then perplexity)")
+    table(["run", "records", "docs/s (wall)", "x pyplexity (wall)", "CPU ms/record", "x pyplexity (CPU)",
+           "x pyplexity+perplexity (CPU)"], rows)
     return rates
 
 
