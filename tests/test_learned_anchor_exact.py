@@ -1,0 +1,96 @@
+"""The heading columns' fast paths (anchor.py) give exactly what their references give: the page's names, read off
+the few elements a narrow selector finds, are those read off every ``meta[content]``, on real pages and on pages
+built to hit the edge cases (keys in capitals or other letters, name beside property, no content, JSON-LD only,
+templates, foreign elements)."""
+import json
+import random
+
+import pytest
+from resiliparse.parse.html import HTMLTree
+
+from eval.cleaning.gold import gold_pages
+from preprocess.cleaners.learned import anchor
+from preprocess.cleaners.learned.anchor import page_head
+from tests.conftest import shared
+
+
+def selector_names(tree) -> list[str]:
+    """The reference: every ``meta[content]`` and JSON-LD script, in document order (what page_head read before)."""
+    names = []
+    for el in tree.document.query_selector_all('meta[content], script[type="application/ld+json"]').values():
+        if el.tag == "meta":
+            key = (el.getattr("name") or el.getattr("property") or "").lower()
+            if key in anchor.NAME_KEYS and (el.getattr("content") or "").strip():
+                names.append(el.getattr("content"))
+            continue
+        text = el.text
+        if len(text) > anchor.MAX_LD_CHARS or ("name" not in text and "headline" not in text):
+            continue
+        try:
+            anchor._walk_ld(json.loads(text), names, 0)
+        except (ValueError, RecursionError):
+            continue
+    return names
+
+
+KEYS = ["og:title", "OG:TITLE", "Og:Title", "twitter:title", "TWITTER:TITLE", "og:title ", " og:title", "og:titlé",
+        "og:tit\u212ale", "og:t\u0130tle", "og&#58;title", "og:description", "description", "", "og:title:x"]
+TYPES = ["application/ld+json", "Application/LD+JSON", "APPLICATION/LD+JSON", "application/ld+json ",
+         "text/javascript", "application/json", ""]
+LD = [json.dumps({"@type": "Product", "name": "Oak chair"}), json.dumps({"@type": "Organization", "name": "Shop"}),
+      json.dumps({"@graph": [{"@type": "Article", "headline": "Big news"}, {"@type": "WebSite", "name": "Site"}]}),
+      "{ not json", json.dumps({"nothing": 1}), json.dumps([{"name": "A list"}, {"name": "  "}])]
+WRAPS = ["{}", "<template>{}</template>", "<svg>{}</svg>", "<math>{}</math>", "<noscript>{}</noscript>",
+         "<div><section>{}</section></div>", "<svg><foreignObject>{}</foreignObject></svg>", "<iframe>{}</iframe>"]
+
+
+def meta(rng: random.Random) -> str:
+    attrs = []
+    for attr in rng.sample(["name", "property", "NAME", "Property", "content", "CONTENT", "itemprop"], rng.randint(1, 4)):
+        value = rng.choice(KEYS) if attr.lower() != "content" else rng.choice(["Oak chair", "  ", "", "A &amp; B"])
+        attrs.append(f'{attr}="{value}"' if rng.random() < 0.9 else attr)
+    return f"<meta {' '.join(attrs)}>"
+
+
+def script(rng: random.Random) -> str:
+    return f'<script type="{rng.choice(TYPES)}">{rng.choice(LD)}</script>'
+
+
+def random_page(rng: random.Random) -> str:
+    parts = [rng.choice(WRAPS).format(rng.choice([meta, script])(rng)) for _ in range(rng.randint(0, 6))]
+    cut = rng.randint(0, len(parts))
+    return (f"<html><head><title>t</title>{''.join(parts[:cut])}</head><body><p>x</p>{''.join(parts[cut:])}"
+            "</body></html>")
+
+
+def test_the_names_are_the_wide_selectors_names_on_pages_built_for_the_edge_cases():
+    rng = random.Random(23)
+    pages = [random_page(rng) for _ in range(3000)]
+    found = 0
+    for html in pages:
+        tree = HTMLTree.parse(html)
+        want = tuple(selector_names(tree))
+        assert page_head(tree).names == want, html
+        found += bool(want)
+    assert found > 500  # (a quarter of the pages have names: the check is not on empty heads only)
+    both = HTMLTree.parse('<html><head><meta name="twitter:title" property="og:description" content="B">'
+                          '<meta property="OG:TITLE" name="" content="A"><meta name="description" property="og:title"'
+                          ' content="no"></head><body><script type="application/LD+json">{"name": "C"}</script>'
+                          '</body></html>')
+    assert page_head(both).names == ("B", "A", "C")  # the name's key, else the property's, in any case
+
+
+def test_the_names_are_the_wide_selectors_names_on_real_pages():
+    pages = gold_pages(shared(), ["wcxb-dev", "l3s-gn1", "dragnet"])[::3]
+    named = 0
+    for p in pages:
+        tree = HTMLTree.parse_from_bytes(p.raw())
+        want = tuple(selector_names(tree))
+        assert page_head(tree).names == want, p.name
+        named += bool(want)
+    assert named > len(pages) // 3
+
+
+@pytest.mark.parametrize("html", ["", "<html><body></body></html>", "<frameset><meta property=og:title content=x>"])
+def test_pages_without_names_have_an_empty_head(html):
+    assert page_head(HTMLTree.parse(html)).names == ()
