@@ -1,17 +1,22 @@
 """The heading columns' fast paths (anchor.py) give exactly what their references give: the page's names, read off
 the few elements a narrow selector finds, are those read off every ``meta[content]``, on real pages and on pages
 built to hit the edge cases (keys in capitals or other letters, name beside property, no content, JSON-LD only,
-templates, foreign elements)."""
+templates, foreign elements); the compiled search for a heading without an ``<h1>`` finds the block and share the
+Python one finds, on real pages and on texts of every code point."""
 import json
 import random
+import sys
 
 import pytest
 from resiliparse.parse.html import HTMLTree
 
 from eval.cleaning.gold import gold_pages
-from preprocess.cleaners.learned import anchor
+from preprocess.cleaners.learned import anchor, compiled
 from preprocess.cleaners.learned.anchor import page_head
+from preprocess.cleaners.learned.blocks import Page, split_body
 from tests.conftest import shared
+
+needs_compiled = pytest.mark.skipif(not compiled.BUILT, reason="the compiled twins were not built (no C compiler)")
 
 
 def selector_names(tree) -> list[str]:
@@ -94,3 +99,43 @@ def test_the_names_are_the_wide_selectors_names_on_real_pages():
 @pytest.mark.parametrize("html", ["", "<html><body></body></html>", "<frameset><meta property=og:title content=x>"])
 def test_pages_without_names_have_an_empty_head(html):
     assert page_head(HTMLTree.parse(html)).names == ()
+
+
+def compiled_short_titled(page: Page, titled: set) -> tuple[int, float]:
+    return compiled._text.short_titled(page.texts, page.link_chars, titled, *anchor.SHORT, anchor._words)
+
+
+@needs_compiled
+def test_the_compiled_heading_search_is_the_pythons_on_real_pages():
+    rng = random.Random(7)
+    pages = gold_pages(shared(), ["wcxb-dev", "cleaneval-dev", "dragnet"])[::7]
+    found = 0
+    for p in pages:
+        tree = HTMLTree.parse_from_bytes(p.raw())
+        page = split_body(tree)
+        if not page.texts:
+            continue
+        title = set(anchor._words(tree.title or ""))
+        some = set().union(*map(anchor._words, rng.sample(page.texts, min(3, len(page.texts)))))
+        for titled in (title, title | some, some, {"the", "of"}):
+            want = anchor.short_titled(page, titled)
+            assert compiled_short_titled(page, titled) == want, p.name
+            found += want[1] >= anchor.MIN_TITLED
+    assert found > len(pages)  # (headings found: the shares are not all 0)
+
+
+@needs_compiled
+def test_the_compiled_heading_search_lower_cases_and_splits_every_code_point_as_python_does():
+    """Each text: 12 code points, each between letters (U+0130, final sigma, U+212A among them), some words over
+    the compiled buffer's 256 characters; every other word titled, so a word split or lower-cased otherwise
+    changes the share."""
+    points = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
+    points += ["\u0130", "\u03a3", "\u212a", "\u03a3 ", "A\u03a3'", "x" * 300, "\u00c9" * 257 + "\u03a3", "\u00e9" * 256]
+    for i in range(0, len(points), 12):
+        text = " ".join(f"a{c}B" for c in points[i:i + 12])
+        titled = set(anchor._words(text)[::2])
+        page = Page(texts=[text, "Plain words here"], link_chars=[0, 0])
+        assert compiled_short_titled(page, titled) == anchor.short_titled(page, titled), ascii(text)
+    linked = Page(texts=["Oak chair", "Oak chair too", "x"], link_chars=[5, 4, 0])  # 5 of 9 linked: not a heading
+    assert compiled_short_titled(linked, {"oak", "chair"}) == anchor.short_titled(linked, {"oak", "chair"}) \
+        == (1, 2 / 3)

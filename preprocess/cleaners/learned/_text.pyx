@@ -143,3 +143,86 @@ def text_stats(list texts, title_words):
         o[b, 6] = n_cap
         o[b, 7] = n_title
     return out
+
+
+cdef extern from "Python.h":
+    Py_UCS4 Py_UNICODE_TOLOWER(Py_UCS4 ch)
+
+
+cdef enum:
+    _WORD_BUF = 256  # characters of a word built here; longer ones are sliced and lower-cased by Python
+
+
+def short_titled(list texts, list link_chars, titled, Py_ssize_t lo, Py_ssize_t hi, words):
+    """``anchor.short_titled``: of the blocks under half linked with ``lo``-``hi`` words (``\\w+`` of the
+    lower-cased text), the first with the largest share of words in ``titled``, and that share; (-1, 0.0) when
+    none has any. A text holding U+0130 or U+03A3 (lower-cased to two characters, or by context) is split by
+    ``words``, the reference; elsewhere lower-casing maps a character to one character, a word character to a word
+    character (every code point checked), so words are found on the text and lower-cased a character at a time."""
+    cdef Py_ssize_t n = len(texts), b, i, m, nw, w0, k, best = -1
+    cdef double share = 0.0, s
+    cdef int kind
+    cdef void *data
+    cdef Py_UCS4 c
+    cdef bint special, inword
+    cdef Py_UCS4 buf[_WORD_BUF]
+    for b in range(n):
+        t = <str> texts[b]
+        m = len(t)
+        if <double> link_chars[b] >= 0.5 * m:
+            continue
+        kind = PyUnicode_KIND(t)
+        data = PyUnicode_DATA(t)
+        nw = 0
+        inword = special = False
+        for i in range(m):  # count the words, up to hi + 1
+            c = PyUnicode_READ(kind, data, i)
+            if c == 0x130 or c == 0x3a3:
+                special = True
+                break
+            if _word_char(c):
+                if not inword:
+                    nw += 1
+                    if nw > hi:
+                        break
+                    inword = True
+            else:
+                inword = False
+        if special:
+            found = words(t)
+            nw = len(found)
+            if lo <= nw <= hi:
+                k = sum([w in titled for w in found])
+                s = <double> k / <double> nw
+                if s > share:
+                    best, share = b, s
+            continue
+        if nw < lo or nw > hi:
+            continue
+        k = 0
+        w0 = 0
+        while w0 < m:  # each word, lower-cased: in titled?
+            if not _word_char(PyUnicode_READ(kind, data, w0)):
+                w0 += 1
+                continue
+            i = w0
+            while i < m:
+                c = PyUnicode_READ(kind, data, i)
+                if not _word_char(c):
+                    break
+                if i - w0 < _WORD_BUF:
+                    if 65 <= c <= 90:
+                        c = <Py_UCS4> (<unsigned int> c + 32)
+                    elif c >= 128:
+                        c = Py_UNICODE_TOLOWER(c)
+                    buf[i - w0] = c
+                i += 1
+            word = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, i - w0) if i - w0 <= _WORD_BUF \
+                else t[w0:i].lower()
+            if word in titled:
+                k += 1
+            w0 = i
+        s = <double> k / <double> nw
+        if s > share:
+            best, share = b, s
+    return best, share

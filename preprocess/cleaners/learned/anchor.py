@@ -19,6 +19,7 @@ from functools import partial
 
 import numpy as np
 
+from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import TAG_INDEX, Page
 
 NAMES = ["heading_found", "heading_chars", "heading_blocks", "is_heading", "heading_lca_share", "heading_lca_up"]
@@ -138,6 +139,16 @@ def main_heading(page: Page, title: str, head) -> int:
         return max(h1, key=lambda b: (_titled_share(_words(page.texts[b]), titled), -b))
     if not titled:
         return -1
+    if compiled.ON:
+        best, share = compiled._text.short_titled(page.texts, page.link_chars, titled, *SHORT, _words)
+    else:
+        best, share = short_titled(page, titled)
+    return best if share >= MIN_TITLED else -1
+
+
+def short_titled(page: Page, titled: set) -> tuple[int, float]:
+    """Of the blocks under half linked with ``SHORT`` words, the first with the largest share of ``titled`` words,
+    and that share ((-1, 0.0): none has any). The reference of ``_text.short_titled``."""
     best, share = -1, 0.0
     for b, (text, linked) in enumerate(zip(page.texts, page.link_chars)):
         if linked >= 0.5 * len(text):
@@ -147,7 +158,7 @@ def main_heading(page: Page, title: str, head) -> int:
             s = _titled_share(words, titled)
             if s > share:
                 best, share = b, s
-    return best if share >= MIN_TITLED else -1
+    return best, share
 
 
 def _elements(tags, tag: int) -> list[int]:
