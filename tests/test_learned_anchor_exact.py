@@ -7,6 +7,7 @@ import json
 import random
 import sys
 
+import numpy as np
 import pytest
 from resiliparse.parse.html import HTMLTree
 
@@ -102,7 +103,7 @@ def test_pages_without_names_have_an_empty_head(html):
 
 
 def compiled_short_titled(page: Page, titled: set) -> tuple[int, float]:
-    return compiled._text.short_titled(page.texts, page.link_chars, titled, *anchor.SHORT, anchor._words)
+    return compiled._anchor.short_titled(page.texts, page.link_chars, titled, *anchor.SHORT, anchor._words)
 
 
 @needs_compiled
@@ -139,3 +140,29 @@ def test_the_compiled_heading_search_lower_cases_and_splits_every_code_point_as_
     linked = Page(texts=["Oak chair", "Oak chair too", "x"], link_chars=[5, 4, 0])  # 5 of 9 linked: not a heading
     assert compiled_short_titled(linked, {"oak", "chair"}) == anchor.short_titled(linked, {"oak", "chair"}) \
         == (1, 2 / 3)
+
+
+@needs_compiled
+def test_the_compiled_columns_are_numpys_to_the_bit(monkeypatch):
+    """On real pages (their own heading, and every 10th block taken as the heading) and on a heading outside every
+    element: the same float64 values and signs on both paths."""
+    pages = gold_pages(shared(), ["wcxb-dev", "cleaneval-final", "l3s-gn1"])[::9]
+    cases = []
+    for p in pages:
+        tree = HTMLTree.parse_from_bytes(p.raw())
+        head, page = page_head(tree), split_body(tree)
+        cases.append((page, tree.title or "", head))
+        cases += [(page, "", anchor.PageHead((page.texts[b],))) for b in range(0, len(page.texts), 10)]
+    bare = Page(texts=["Oak chair", "Seats one."], link_chars=[0, 0], owner=[-1, 0], start=[0, 9], el_tag=[0],
+                el_parent=[-1], el_depth=[0], el_names=[""], el_start=[9], el_end=[19], chars=19)
+    held = Page(texts=["Oak chair", "Seats one."], link_chars=[0, 0], owner=[0, -1], start=[0, 9], el_tag=[0],
+                el_parent=[-1], el_depth=[0], el_names=[""], el_start=[0], el_end=[9], chars=19)
+    cases += [(bare, "Oak chair", None), (held, "Oak chair", None)]
+    fast = [anchor.anchor_columns(*case) for case in cases]
+    monkeypatch.setattr(compiled, "ON", False)
+    slow = [anchor.anchor_columns(*case) for case in cases]
+    assert sum(x[:, 0].any() for x in fast) > len(cases) * 0.8  # (a heading found: the columns are not all 0)
+    for a, b in zip(fast, slow):
+        assert a.dtype == b.dtype and np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b))
+    assert fast[-2][:, 3].tolist() == [1.0, 0.0] and fast[-2][:, 4].tolist() == [1.0, 1.0]  # no element holds it
+    assert fast[-1][:, 4].tolist() == [9 / 19, 1.0] and fast[-1][:, 5].tolist() == [0.0, np.log1p(1)]

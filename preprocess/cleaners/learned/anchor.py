@@ -140,7 +140,7 @@ def main_heading(page: Page, title: str, head) -> int:
     if not titled:
         return -1
     if compiled.ON:
-        best, share = compiled._text.short_titled(page.texts, page.link_chars, titled, *SHORT, _words)
+        best, share = compiled._anchor.short_titled(page.texts, page.link_chars, titled, *SHORT, _words)
     else:
         best, share = short_titled(page, titled)
     return best if share >= MIN_TITLED else -1
@@ -148,7 +148,7 @@ def main_heading(page: Page, title: str, head) -> int:
 
 def short_titled(page: Page, titled: set) -> tuple[int, float]:
     """Of the blocks under half linked with ``SHORT`` words, the first with the largest share of ``titled`` words,
-    and that share ((-1, 0.0): none has any). The reference of ``_text.short_titled``."""
+    and that share ((-1, 0.0): none has any). The reference of ``_anchor.short_titled``."""
     best, share = -1, 0.0
     for b, (text, linked) in enumerate(zip(page.texts, page.link_chars)):
         if linked >= 0.5 * len(text):
@@ -182,6 +182,8 @@ def anchor_columns(page: Page, title: str, head) -> np.ndarray:
     if h < 0:
         out[:, 4] = 1.0
         return out
+    if compiled.ON:
+        return _columns_compiled(page, h, out)
     start = np.asarray(page.start, dtype=np.float64)
     d = start - start[h]
     steps = np.arange(n, dtype=np.float64) - h
@@ -203,4 +205,21 @@ def anchor_columns(page: Page, title: str, head) -> np.ndarray:
         up[first:stop] = np.log1p(k)
     out[:, 4] = share
     out[:, 5] = up
+    return out
+
+
+def _columns_compiled(page: Page, h: int, out: np.ndarray) -> np.ndarray:
+    """:func:`anchor_columns`' numpy by ``_anchor.columns``, with numpy's ``log1p`` (one call): the same values."""
+    up_start, up_end = [], []  # the heading's element and its ancestors, innermost first
+    e = page.owner[h]
+    while e >= 0:
+        up_start.append(page.el_start[e])
+        up_end.append(page.el_end[e])
+        e = page.el_parent[e]
+    n, levels = len(page.texts), len(up_start)
+    start = np.array(page.start, dtype=np.int64)
+    x = np.empty(n + max(n, levels + 1))
+    compiled._anchor.log_inputs(start, h, levels, x)
+    compiled._anchor.columns(out, start, h, np.array(up_start, dtype=np.int64), np.array(up_end, dtype=np.int64),
+                             np.log1p(x), float(max(page.chars, 1)))
     return out

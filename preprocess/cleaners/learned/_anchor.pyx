@@ -1,0 +1,140 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twins of ``anchor.short_titled`` (the heading search without an ``<h1>``) and of the numpy in
+``anchor.anchor_columns``."""
+from libc.stdint cimport int64_t
+
+include "_unicode.pxi"
+
+
+cdef extern from "Python.h":
+    Py_UCS4 Py_UNICODE_TOLOWER(Py_UCS4 ch)
+
+
+cdef enum:
+    _WORD_BUF = 256  # characters of a word built here; longer ones are sliced and lower-cased by Python
+
+
+def short_titled(list texts, list link_chars, titled, Py_ssize_t lo, Py_ssize_t hi, words):
+    """``anchor.short_titled``: of the blocks under half linked with ``lo``-``hi`` words (``\\w+`` of the
+    lower-cased text), the first with the largest share of words in ``titled``, and that share; (-1, 0.0) when
+    none has any. A text holding U+0130 or U+03A3 (lower-cased to two characters, or by context) is split by
+    ``words``, the reference; elsewhere lower-casing maps a character to one character, a word character to a word
+    character (every code point checked), so words are found on the text and lower-cased a character at a time."""
+    cdef Py_ssize_t n = len(texts), b, i, m, nw, w0, k, best = -1
+    cdef double share = 0.0, s
+    cdef int kind
+    cdef void *data
+    cdef Py_UCS4 c
+    cdef bint special, inword
+    cdef Py_UCS4 buf[_WORD_BUF]
+    for b in range(n):
+        t = <str> texts[b]
+        m = len(t)
+        if <double> link_chars[b] >= 0.5 * m:
+            continue
+        kind = PyUnicode_KIND(t)
+        data = PyUnicode_DATA(t)
+        nw = 0
+        inword = special = False
+        for i in range(m):  # count the words, up to hi + 1
+            c = PyUnicode_READ(kind, data, i)
+            if c == 0x130 or c == 0x3a3:
+                special = True
+                break
+            if _word_char(c):
+                if not inword:
+                    nw += 1
+                    if nw > hi:
+                        break
+                    inword = True
+            else:
+                inword = False
+        if special:
+            found = words(t)
+            nw = len(found)
+            if lo <= nw <= hi:
+                k = sum([w in titled for w in found])
+                s = <double> k / <double> nw
+                if s > share:
+                    best, share = b, s
+            continue
+        if nw < lo or nw > hi:
+            continue
+        k = 0
+        w0 = 0
+        while w0 < m:  # each word, lower-cased: in titled?
+            if not _word_char(PyUnicode_READ(kind, data, w0)):
+                w0 += 1
+                continue
+            i = w0
+            while i < m:
+                c = PyUnicode_READ(kind, data, i)
+                if not _word_char(c):
+                    break
+                if i - w0 < _WORD_BUF:
+                    if 65 <= c <= 90:
+                        c = <Py_UCS4> (<unsigned int> c + 32)
+                    elif c >= 128:
+                        c = Py_UNICODE_TOLOWER(c)
+                    buf[i - w0] = c
+                i += 1
+            word = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, i - w0) if i - w0 <= _WORD_BUF \
+                else t[w0:i].lower()
+            if word in titled:
+                k += 1
+            w0 = i
+        s = <double> k / <double> nw
+        if s > share:
+            best, share = b, s
+    return best, share
+
+
+cdef Py_ssize_t _bisect(const int64_t[::1] a, int64_t x) noexcept nogil:
+    """bisect.bisect_left."""
+    cdef Py_ssize_t lo = 0, hi = a.shape[0], mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if a[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def log_inputs(const int64_t[::1] start, Py_ssize_t h, Py_ssize_t levels, double[::1] x):
+    """What ``anchor_columns`` takes ``log1p`` of, into ``x`` (n + max(n, levels + 1)): each block's distance in
+    characters to block ``h``, then 0, 1, 2, ... (distances in blocks, element levels). numpy takes it, as the
+    reference does: its ``log1p`` is not the C library's to the bit."""
+    cdef Py_ssize_t n = start.shape[0], b
+    with nogil:
+        for b in range(n):
+            x[b] = <double> (start[b] - start[h] if start[b] >= start[h] else start[h] - start[b])
+        for b in range(x.shape[0] - n):
+            x[n + b] = <double> b
+
+
+def columns(double[:, ::1] out, const int64_t[::1] start, Py_ssize_t h, const int64_t[::1] up_start,
+            const int64_t[::1] up_end, const double[::1] logs, double total):
+    """``anchor_columns``' numpy for a page whose heading is block ``h``, into ``out`` (zeros): ``logs``, numpy's
+    ``log1p`` of :func:`log_inputs`; ``up_start``/``up_end``: the heading's element and its ancestors'
+    characters, innermost first. The same operations in the same order: the same values to the bit."""
+    cdef Py_ssize_t n = start.shape[0], b, k, first, stop, levels = up_start.shape[0]
+    cdef double v, share
+    cdef int64_t d
+    with nogil:
+        for b in range(n):
+            out[b, 0] = 1.0
+            d = start[b] - start[h]
+            v = logs[b]
+            out[b, 1] = v if d > 0 else (-v if d < 0 else 0.0 * v)  # np.sign(d) * np.log1p(np.abs(d))
+            v = logs[n + (b - h if b >= h else h - b)]
+            out[b, 2] = v if b > h else (-v if b < h else 0.0 * v)
+            out[b, 4] = 1.0
+            out[b, 5] = logs[n + levels]
+        out[h, 3] = 1.0
+        for k in range(levels - 1, -1, -1):  # outermost first: inner elements overwrite their blocks
+            first, stop = _bisect(start, up_start[k]), _bisect(start, up_end[k])
+            share = <double> (up_end[k] - up_start[k]) / total
+            for b in range(first, stop):
+                out[b, 4] = share
+                out[b, 5] = logs[n + k]
