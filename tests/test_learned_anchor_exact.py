@@ -1,7 +1,8 @@
 """The heading columns' fast paths (anchor.py) give exactly what their references give: the page's names, read off
 the few elements a narrow selector finds, are those read off every ``meta[content]``, on real pages and on pages
 built to hit the edge cases (keys in capitals or other letters, name beside property, no content, JSON-LD only,
-templates, foreign elements); the compiled search for a heading without an ``<h1>`` finds the block and share the
+templates, foreign elements), also when only ``<head>`` is searched because the serialised ``<body>`` cannot
+hold any; the compiled search for a heading without an ``<h1>`` finds the block and share the
 Python one finds, on real pages and on texts of every code point."""
 import json
 import random
@@ -76,7 +77,7 @@ def test_the_names_are_the_wide_selectors_names_on_pages_built_for_the_edge_case
     for html in pages:
         tree = HTMLTree.parse(html)
         want = tuple(selector_names(tree))
-        assert page_head(tree).names == want, html
+        assert page_head(tree).names == want == page_head(tree, tree.body.html).names, html
         found += bool(want)
     assert found > 500  # (a quarter of the pages have names: the check is not on empty heads only)
     both = HTMLTree.parse('<html><head><meta name="twitter:title" property="og:description" content="B">'
@@ -92,7 +93,7 @@ def test_the_names_are_the_wide_selectors_names_on_real_pages():
     for p in pages:
         tree = HTMLTree.parse_from_bytes(p.raw())
         want = tuple(selector_names(tree))
-        assert page_head(tree).names == want, p.name
+        assert page_head(tree).names == want == page_head(tree, tree.body.html).names, p.name
         named += bool(want)
     assert named > len(pages) // 3
 
@@ -166,3 +167,27 @@ def test_the_compiled_columns_are_numpys_to_the_bit(monkeypatch):
         assert a.dtype == b.dtype and np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b))
     assert fast[-2][:, 3].tolist() == [1.0, 0.0] and fast[-2][:, 4].tolist() == [1.0, 1.0]  # no element holds it
     assert fast[-1][:, 4].tolist() == [9 / 19, 1.0] and fast[-1][:, 5].tolist() == [0.0, np.log1p(1)]
+
+
+@needs_compiled
+def test_the_body_is_searched_for_names_in_c_as_in_python_in_every_width():
+    markups = [HTMLTree.parse_from_bytes(p.raw()).body.html for p in gold_pages(shared(), ["wcxb-dev"])[::25]]
+    rng = random.Random(11)
+    parts = ["<meta", "<META", ":title", ":TiTlE", ":titl", "title", "ld+json", "LD+Json", "d+json", "+json", "ld+",
+             "<", ":", "+", "x", "\u00e9", "\u2019", "\U0001F600", "\u0130", "\u212a"]
+    markups += ["".join(rng.choices(parts, k=rng.randint(0, 6))) for _ in range(5000)]
+    assert sum(map(anchor.may_name, markups)) > 1000
+    for m in markups:
+        assert compiled._anchor.may_name(m) == anchor.may_name(m), ascii(m[:200])
+
+
+def test_an_element_outside_head_and_body_is_searched_too():
+    tree = HTMLTree.parse("<html><head><title>t</title></head><body><p>Oak chair</p></body></html>")
+    html = tree.head.parent_element
+    extra = tree.create_element("meta")
+    extra.setattr("property", "og:title")
+    extra.setattr("content", "Oak chair")
+    html.append_child(extra)  # (no parser puts one there; a step before the cleaner might)
+    markup = tree.body.html
+    assert not anchor.may_name(markup) and anchor._head_alone(tree) is None
+    assert page_head(tree, markup).names == page_head(tree).names == ("Oak chair",)

@@ -1,9 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled twins of ``anchor.short_titled`` (the heading search without an ``<h1>``) and of the numpy in
-``anchor.anchor_columns``."""
-from libc.stdint cimport int64_t
+"""Compiled twins of ``anchor.short_titled`` (the heading search without an ``<h1>``), of the numpy in
+``anchor.anchor_columns`` and of ``anchor.may_name`` (the serialised ``<body>`` searched for what names a page)."""
+from libc.stdint cimport int64_t, uint16_t, uint32_t
+from libc.string cimport memchr
 
 include "_unicode.pxi"
+include "_search.pxi"
 
 
 cdef extern from "Python.h":
@@ -138,3 +140,33 @@ def columns(double[:, ::1] out, const int64_t[::1] start, Py_ssize_t h, const in
             for b in range(first, stop):
                 out[b, 4] = share
                 out[b, 5] = logs[n + k]
+
+
+cdef bint _has(int kind, void *data, Py_ssize_t n, str needle, Py_ssize_t pin):
+    """Is ``needle`` (lower-case ASCII) in the text, its letters in either case? Found by its character ``pin``, no
+    letter (``find_char``: memchr, SSE2)."""
+    cdef Py_ssize_t m = len(needle), i = pin, k
+    cdef int nkind = PyUnicode_KIND(needle)
+    cdef void *ndata = PyUnicode_DATA(needle)
+    cdef Py_UCS4 c, w, p = PyUnicode_READ(nkind, ndata, pin)
+    while True:
+        i = find_char(kind, data, i, n, p)
+        if i < 0:
+            return False
+        if i + m - pin <= n:
+            for k in range(m):
+                c = PyUnicode_READ(kind, data, i - pin + k)
+                w = PyUnicode_READ(nkind, ndata, k)
+                if c != w and not (65 <= c <= 90 and <Py_UCS4> (<unsigned int> c + 32) == w):
+                    break
+            else:
+                return True
+        i += 1
+
+
+def may_name(str markup):
+    """``anchor.may_name``: "<meta" and ":title", or "ld+json" (ASCII letters in either case) in ``markup``."""
+    cdef int kind = PyUnicode_KIND(markup)
+    cdef void *data = PyUnicode_DATA(markup)
+    cdef Py_ssize_t n = len(markup)
+    return _has(kind, data, n, "ld+json", 2) or _has(kind, data, n, ":title", 0) and contains(kind, data, 0, n, "<meta")

@@ -46,7 +46,7 @@ class PageHead:
     names: tuple = ()
 
 
-def page_head(tree) -> PageHead:
+def page_head(tree, body_markup: str | None = None) -> PageHead:
     """The names of a parsed page: ``og:title``/``twitter:title`` and JSON-LD ``name``/``headline`` of the page's
     subject (not of organisations, offers, reviews and the like), in document order. Read before
     ``blocks.split_body`` prunes the tree (the Python path removes the scripts; the compiled one prunes hinted
@@ -56,12 +56,18 @@ def page_head(tree) -> PageHead:
     The metas asked for are those of ``meta[content]`` whose key can be one of ``NAME_KEYS``: the selector's
     ``i`` compares ASCII letters only, and no other character lower-cases to an ASCII letter of a key (U+0130
     to "i" and a combining dot, U+212A to "k"). Not a wrapper for every ``<meta>`` (2 µs each: 0.1 ms a WCXB
-    page)."""
-    doc = tree.document if tree is not None else None
-    if doc is None:
-        return PageHead()
+    page). ``body_markup``: lexbor's serialisation of ``<body>`` as the tree stands (the compiled
+    ``split_body``'s); where it holds no such element (:func:`may_name`) only ``<head>`` is searched, if it and
+    ``<body>`` are all there is (:func:`_head_alone`): 0.02 ms, not a pass over the whole tree."""
+    scope = None
+    if body_markup is not None and compiled.ON and not compiled._anchor.may_name(body_markup):
+        scope = _head_alone(tree)
+    if scope is None:
+        scope = tree.document if tree is not None else None
+        if scope is None:
+            return PageHead()
     names = []
-    for el in doc.query_selector_all(_HEAD_ELEMENTS).values():
+    for el in scope.query_selector_all(_HEAD_ELEMENTS).values():
         if el.tag == "meta":
             key = (el.getattr("name") or el.getattr("property") or "").lower()
             if key in NAME_KEYS:
@@ -79,16 +85,42 @@ def page_head(tree) -> PageHead:
     return PageHead(tuple(names))
 
 
+def may_name(body_markup: str) -> bool:
+    """Can a ``<body>`` serialised as this hold an element :func:`page_head` reads? Only if it holds "<meta" (the
+    serialiser writes tag names in lower case) and ":title", or "ld+json" (attribute values are written as they
+    are but for "&", '"' and U+00A0), in ASCII letters of either case. The reference of ``_anchor.may_name``."""
+    low = body_markup.lower()  # (no other character lower-cases to one of these ASCII letters)
+    return "<meta" in body_markup and ":title" in low or "ld+json" in low
+
+
+def _head_alone(tree):
+    """``<head>``, when it and ``<body>`` are ``<html>``'s only elements and ``<html>`` the document's (a parsed
+    page's tree): then every element outside ``<body>`` is ``<html>`` or in ``<head>``; else None."""
+    head, body = tree.head, tree.body
+    if head is None or body is None or head.previous_element_sibling is not None \
+            or head.next_element_sibling != body or body.next_element_sibling is not None:
+        return None
+    html = head.parent_element
+    if html is None or html.parent_element is not None or html.previous_element_sibling is not None \
+            or html.next_element_sibling is not None:
+        return None
+    return head
+
+
 class HeadReader:
     """A page's head read at most once, when first asked for: by :func:`main_heading`, or by
-    ``blocks.split_body`` before it prunes the tree (``before_pruning``)."""
+    ``blocks.split_body`` before it prunes the tree (``before_pruning``); ``saw_body``: what ``split_body``
+    hands on, the body's serialisation as it leaves the tree (so only ``<head>`` may need a search)."""
 
     def __init__(self, tree):
-        self.tree, self.head = tree, None
+        self.tree, self.head, self.body_markup = tree, None, None
+
+    def saw_body(self, markup: str) -> None:
+        self.body_markup = markup
 
     def __call__(self) -> PageHead:
         if self.head is None:
-            self.head = page_head(self.tree)
+            self.head = page_head(self.tree, self.body_markup)
         return self.head
 
 
