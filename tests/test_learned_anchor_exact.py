@@ -53,7 +53,8 @@ WRAPS = ["{}", "<template>{}</template>", "<svg>{}</svg>", "<math>{}</math>", "<
 
 def meta(rng: random.Random) -> str:
     attrs = []
-    for attr in rng.sample(["name", "property", "NAME", "Property", "content", "CONTENT", "itemprop"], rng.randint(1, 4)):
+    names = ["name", "property", "NAME", "Property", "content", "CONTENT", "itemprop"]
+    for attr in rng.sample(names, rng.randint(1, 4)):
         value = rng.choice(KEYS) if attr.lower() != "content" else rng.choice(["Oak chair", "  ", "", "A &amp; B"])
         attrs.append(f'{attr}="{value}"' if rng.random() < 0.9 else attr)
     return f"<meta {' '.join(attrs)}>"
@@ -103,8 +104,8 @@ def test_pages_without_names_have_an_empty_head(html):
     assert page_head(HTMLTree.parse(html)).names == ()
 
 
-def compiled_short_titled(page: Page, titled: set) -> tuple[int, float]:
-    return compiled._anchor.short_titled(page.texts, page.link_chars, titled, *anchor.SHORT, anchor._words)
+def compiled_short_titled(page: Page, titled: set, least: float = 0.0) -> tuple[int, float]:
+    return compiled._anchor.short_titled(page.texts, page.link_chars, titled, *anchor.SHORT, least, anchor._words)
 
 
 @needs_compiled
@@ -120,8 +121,9 @@ def test_the_compiled_heading_search_is_the_pythons_on_real_pages():
         title = set(anchor._words(tree.title or ""))
         some = set().union(*map(anchor._words, rng.sample(page.texts, min(3, len(page.texts)))))
         for titled in (title, title | some, some, {"the", "of"}):
-            want = anchor.short_titled(page, titled)
-            assert compiled_short_titled(page, titled) == want, p.name
+            for least in (0.0, 0.5, anchor.MIN_TITLED, 1.0):
+                want = anchor.short_titled(page, titled, least)
+                assert compiled_short_titled(page, titled, least) == want, p.name
             found += want[1] >= anchor.MIN_TITLED
     assert found > len(pages)  # (headings found: the shares are not all 0)
 
@@ -132,15 +134,19 @@ def test_the_compiled_heading_search_lower_cases_and_splits_every_code_point_as_
     the compiled buffer's 256 characters; every other word titled, so a word split or lower-cased otherwise
     changes the share."""
     points = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
-    points += ["\u0130", "\u03a3", "\u212a", "\u03a3 ", "A\u03a3'", "x" * 300, "\u00c9" * 257 + "\u03a3", "\u00e9" * 256]
+    points += ["\u0130", "\u03a3", "\u212a", "\u03a3 ", "A\u03a3'", "x" * 300, "\u00c9" * 257 + "\u03a3",
+               "\u00e9" * 256]
     for i in range(0, len(points), 12):
         text = " ".join(f"a{c}B" for c in points[i:i + 12])
         titled = set(anchor._words(text)[::2])
         page = Page(texts=[text, "Plain words here"], link_chars=[0, 0])
-        assert compiled_short_titled(page, titled) == anchor.short_titled(page, titled), ascii(text)
+        for least in (0.0, 0.5):
+            assert compiled_short_titled(page, titled, least) == anchor.short_titled(page, titled, least), ascii(text)
     linked = Page(texts=["Oak chair", "Oak chair too", "x"], link_chars=[5, 4, 0])  # 5 of 9 linked: not a heading
-    assert compiled_short_titled(linked, {"oak", "chair"}) == anchor.short_titled(linked, {"oak", "chair"}) \
+    assert compiled_short_titled(linked, {"oak", "chair"}) == anchor.short_titled(linked, {"oak", "chair"}, 0.0) \
         == (1, 2 / 3)
+    assert compiled_short_titled(linked, {"oak", "chair"}, 0.8) == anchor.short_titled(linked, {"oak", "chair"}, 0.8) \
+        == (-1, 0.0)
 
 
 @needs_compiled

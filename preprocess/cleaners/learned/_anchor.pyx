@@ -16,13 +16,14 @@ cdef enum:
     _WORD_BUF = 256  # characters of a word built here; longer ones are sliced and lower-cased by Python
 
 
-def short_titled(list texts, list link_chars, titled, Py_ssize_t lo, Py_ssize_t hi, words):
+def short_titled(list texts, list link_chars, titled, Py_ssize_t lo, Py_ssize_t hi, double least, words):
     """``anchor.short_titled``: of the blocks under half linked with ``lo``-``hi`` words (``\\w+`` of the
-    lower-cased text), the first with the largest share of words in ``titled``, and that share; (-1, 0.0) when
-    none has any. A text holding U+0130 or U+03A3 (lower-cased to two characters, or by context) is split by
-    ``words``, the reference; elsewhere lower-casing maps a character to one character, a word character to a word
-    character (every code point checked), so words are found on the text and lower-cased a character at a time."""
-    cdef Py_ssize_t n = len(texts), b, i, m, nw, w0, k, best = -1
+    lower-cased text), the first with the largest share of words in ``titled``, if at least ``least``, and that
+    share; (-1, 0.0) when none has one. A block's words stop being read once too many are untitled. A text
+    holding U+0130 or U+03A3 (lower-cased to two characters, or by context) is split by ``words``, the reference;
+    elsewhere lower-casing maps a character to one character, a word character to a word character (every code
+    point checked), so words are found on the text and lower-cased a character at a time."""
+    cdef Py_ssize_t n = len(texts), b, i, m, nw, w0, k, missed, best = -1
     cdef double share = 0.0, s
     cdef int kind
     cdef void *data
@@ -57,14 +58,14 @@ def short_titled(list texts, list link_chars, titled, Py_ssize_t lo, Py_ssize_t 
             if lo <= nw <= hi:
                 k = sum([w in titled for w in found])
                 s = <double> k / <double> nw
-                if s > share:
+                if s > share and s >= least:
                     best, share = b, s
             continue
         if nw < lo or nw > hi:
             continue
-        k = 0
+        k = missed = 0
         w0 = 0
-        while w0 < m:  # each word, lower-cased: in titled?
+        while w0 < m:  # each word, lower-cased: in titled? (until the block can no longer have share and least)
             if not _word_char(PyUnicode_READ(kind, data, w0)):
                 w0 += 1
                 continue
@@ -84,9 +85,14 @@ def short_titled(list texts, list link_chars, titled, Py_ssize_t lo, Py_ssize_t 
                 else t[w0:i].lower()
             if word in titled:
                 k += 1
+            else:
+                missed += 1
+                s = <double> (nw - missed) / <double> nw  # (its share is at most this: division is monotonic)
+                if s < least or s <= share:
+                    break
             w0 = i
         s = <double> k / <double> nw
-        if s > share:
+        if s > share and s >= least:
             best, share = b, s
     return best, share
 

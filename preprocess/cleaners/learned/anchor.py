@@ -172,15 +172,15 @@ def main_heading(page: Page, title: str, head) -> int:
     if not titled:
         return -1
     if compiled.ON:
-        best, share = compiled._anchor.short_titled(page.texts, page.link_chars, titled, *SHORT, _words)
+        best, _ = compiled._anchor.short_titled(page.texts, page.link_chars, titled, *SHORT, MIN_TITLED, _words)
     else:
-        best, share = short_titled(page, titled)
-    return best if share >= MIN_TITLED else -1
+        best, _ = short_titled(page, titled, MIN_TITLED)
+    return best
 
 
-def short_titled(page: Page, titled: set) -> tuple[int, float]:
+def short_titled(page: Page, titled: set, least: float) -> tuple[int, float]:
     """Of the blocks under half linked with ``SHORT`` words, the first with the largest share of ``titled`` words,
-    and that share ((-1, 0.0): none has any). The reference of ``_anchor.short_titled``."""
+    if at least ``least``, and that share ((-1, 0.0): none has one). The reference of ``_anchor.short_titled``."""
     best, share = -1, 0.0
     for b, (text, linked) in enumerate(zip(page.texts, page.link_chars)):
         if linked >= 0.5 * len(text):
@@ -188,7 +188,7 @@ def short_titled(page: Page, titled: set) -> tuple[int, float]:
         words = _words(text)
         if SHORT[0] <= len(words) <= SHORT[1]:
             s = _titled_share(words, titled)
-            if s > share:
+            if s > share and s >= least:
                 best, share = b, s
     return best, share
 
