@@ -152,12 +152,14 @@ def test_the_compiled_heading_search_lower_cases_and_splits_every_code_point_as_
 @needs_compiled
 def test_the_compiled_columns_are_numpys_to_the_bit(monkeypatch):
     """On real pages (their own heading, and every 10th block taken as the heading) and on a heading outside every
-    element: the same float64 values and signs on both paths."""
+    element: the same float64 values and signs on both paths (and the same elements of a tag)."""
     pages = gold_pages(shared(), ["wcxb-dev", "cleaneval-final", "l3s-gn1"])[::9]
     cases = []
     for p in pages:
         tree = HTMLTree.parse_from_bytes(p.raw())
         head, page = page_head(tree), split_body(tree)
+        for tag in set(page.el_tag[:50]):
+            assert compiled._anchor.elements(page.el_tag, tag) == anchor._elements(page.el_tag, tag)
         cases.append((page, tree.title or "", head))
         cases += [(page, "", anchor.PageHead((page.texts[b],))) for b in range(0, len(page.texts), 10)]
     bare = Page(texts=["Oak chair", "Seats one."], link_chars=[0, 0], owner=[-1, 0], start=[0, 9], el_tag=[0],

@@ -4,6 +4,8 @@
 from libc.stdint cimport int64_t, uint16_t, uint32_t
 from libc.string cimport memchr
 
+import numpy as np
+
 include "_unicode.pxi"
 include "_search.pxi"
 
@@ -109,30 +111,40 @@ cdef Py_ssize_t _bisect(const int64_t[::1] a, int64_t x) noexcept nogil:
     return lo
 
 
-def log_inputs(const int64_t[::1] start, Py_ssize_t h, Py_ssize_t levels, double[::1] x):
-    """What ``anchor_columns`` takes ``log1p`` of, into ``x`` (n + max(n, levels + 1)): each block's distance in
-    characters to block ``h``, then 0, 1, 2, ... (distances in blocks, element levels). numpy takes it, as the
-    reference does: its ``log1p`` is not the C library's to the bit."""
-    cdef Py_ssize_t n = start.shape[0], b
-    with nogil:
-        for b in range(n):
-            x[b] = <double> (start[b] - start[h] if start[b] >= start[h] else start[h] - start[b])
-        for b in range(x.shape[0] - n):
-            x[n + b] = <double> b
+def elements(list tags, long tag):
+    """``anchor._elements``: the indices of ``tag`` in ``tags``."""
+    cdef Py_ssize_t i
+    return [i for i in range(len(tags)) if <long> tags[i] == tag]
 
 
-def columns(double[:, ::1] out, const int64_t[::1] start, Py_ssize_t h, const int64_t[::1] up_start,
-            const int64_t[::1] up_end, const double[::1] logs, double total):
-    """``anchor_columns``' numpy for a page whose heading is block ``h``, into ``out`` (zeros): ``logs``, numpy's
-    ``log1p`` of :func:`log_inputs`; ``up_start``/``up_end``: the heading's element and its ancestors'
-    characters, innermost first. The same operations in the same order: the same values to the bit."""
-    cdef Py_ssize_t n = start.shape[0], b, k, first, stop, levels = up_start.shape[0]
+def columns(list start, Py_ssize_t h, list up_start, list up_end, double total, log1p):
+    """``anchor_columns``' numpy for a page whose heading is block ``h`` (``start``: the blocks' ``Page.start``;
+    ``up_start``/``up_end``: the heading's element and its ancestors' characters, innermost first): the same
+    operations in the same order, the same values to the bit. ``log1p``: numpy's, as the reference's (not the C
+    library's to the bit), over the distances in characters, then 0, 1, 2, ... (distances in blocks, levels)."""
+    cdef Py_ssize_t n = len(start), levels = len(up_start), b, k, first, stop
+    cdef Py_ssize_t m = n if n > levels + 1 else levels + 1
     cdef double v, share
     cdef int64_t d
+    starts = np.array(start, dtype=np.int64)
+    ups = np.array([up_start, up_end], dtype=np.int64).reshape(2, levels)
+    x_arr = np.empty(n + m)
+    cdef const int64_t[::1] st = starts
+    cdef const int64_t[:, ::1] up = ups
+    cdef double[::1] x = x_arr
+    with nogil:
+        for b in range(n):
+            x[b] = <double> (st[b] - st[h] if st[b] >= st[h] else st[h] - st[b])
+        for b in range(m):
+            x[n + b] = <double> b
+    logs_arr = log1p(x_arr)
+    out_arr = np.zeros((n, 6))
+    cdef const double[::1] logs = logs_arr
+    cdef double[:, ::1] out = out_arr
     with nogil:
         for b in range(n):
             out[b, 0] = 1.0
-            d = start[b] - start[h]
+            d = st[b] - st[h]
             v = logs[b]
             out[b, 1] = v if d > 0 else (-v if d < 0 else 0.0 * v)  # np.sign(d) * np.log1p(np.abs(d))
             v = logs[n + (b - h if b >= h else h - b)]
@@ -141,11 +153,12 @@ def columns(double[:, ::1] out, const int64_t[::1] start, Py_ssize_t h, const in
             out[b, 5] = logs[n + levels]
         out[h, 3] = 1.0
         for k in range(levels - 1, -1, -1):  # outermost first: inner elements overwrite their blocks
-            first, stop = _bisect(start, up_start[k]), _bisect(start, up_end[k])
-            share = <double> (up_end[k] - up_start[k]) / total
+            first, stop = _bisect(st, up[0, k]), _bisect(st, up[1, k])
+            share = <double> (up[1, k] - up[0, k]) / total
             for b in range(first, stop):
                 out[b, 4] = share
                 out[b, 5] = logs[n + k]
+    return out_arr
 
 
 cdef bint _has(int kind, void *data, Py_ssize_t n, str needle, Py_ssize_t pin):

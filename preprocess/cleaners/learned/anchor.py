@@ -120,7 +120,7 @@ class HeadReader:
 
     def __call__(self) -> PageHead:
         if self.head is None:
-            self.head = page_head(self.tree, self.body_markup)
+            self.head, self.body_markup = page_head(self.tree, self.body_markup), None
         return self.head
 
 
@@ -162,7 +162,8 @@ def main_heading(page: Page, title: str, head) -> int:
     """The main heading's block (module docstring); -1 when there is none. ``head``: the page's
     :class:`PageHead`, None, or a function giving it, called only when the names matter (no or several
     ``<h1>`` blocks). Only the ``<h1>`` blocks, or else the short unlinked ones, are split into words."""
-    h1 = [b for b, stop in map(partial(_blocks_of, page), _elements(page.el_tag, H1)) if stop > b]
+    h1s = compiled._anchor.elements(page.el_tag, H1) if compiled.ON else _elements(page.el_tag, H1)
+    h1 = [b for b, stop in map(partial(_blocks_of, page), h1s) if stop > b]
     if len(h1) == 1:
         return h1[0]
     head = (head() if callable(head) else head) or PageHead()
@@ -194,7 +195,7 @@ def short_titled(page: Page, titled: set, least: float) -> tuple[int, float]:
 
 
 def _elements(tags, tag: int) -> list[int]:
-    """The elements with this tag (list.index: C-level scans)."""
+    """The elements with this tag (list.index: C-level scans; the reference of ``_anchor.elements``)."""
     found, at = [], -1
     try:
         while True:
@@ -207,15 +208,13 @@ def _elements(tags, tag: int) -> list[int]:
 def anchor_columns(page: Page, title: str, head) -> np.ndarray:
     """(blocks x len(NAMES)) for a page with this title and head (as :func:`main_heading`'s)."""
     n = len(page.texts)
+    h = main_heading(page, title, head) if n else -1
+    if h >= 0 and compiled.ON:
+        return _columns_compiled(page, h)
     out = np.zeros((n, len(NAMES)))
-    if not n:
-        return out
-    h = main_heading(page, title, head)
     if h < 0:
         out[:, 4] = 1.0
         return out
-    if compiled.ON:
-        return _columns_compiled(page, h, out)
     start = np.asarray(page.start, dtype=np.float64)
     d = start - start[h]
     steps = np.arange(n, dtype=np.float64) - h
@@ -240,18 +239,12 @@ def anchor_columns(page: Page, title: str, head) -> np.ndarray:
     return out
 
 
-def _columns_compiled(page: Page, h: int, out: np.ndarray) -> np.ndarray:
-    """:func:`anchor_columns`' numpy by ``_anchor.columns``, with numpy's ``log1p`` (one call): the same values."""
+def _columns_compiled(page: Page, h: int) -> np.ndarray:
+    """:func:`anchor_columns` by ``_anchor.columns``, with numpy's ``log1p`` (one call): the same values."""
     up_start, up_end = [], []  # the heading's element and its ancestors, innermost first
     e = page.owner[h]
     while e >= 0:
         up_start.append(page.el_start[e])
         up_end.append(page.el_end[e])
         e = page.el_parent[e]
-    n, levels = len(page.texts), len(up_start)
-    start = np.array(page.start, dtype=np.int64)
-    x = np.empty(n + max(n, levels + 1))
-    compiled._anchor.log_inputs(start, h, levels, x)
-    compiled._anchor.columns(out, start, h, np.array(up_start, dtype=np.int64), np.array(up_end, dtype=np.int64),
-                             np.log1p(x), float(max(page.chars, 1)))
-    return out
+    return compiled._anchor.columns(page.start, h, up_start, up_end, float(max(page.chars, 1)), np.log1p)

@@ -104,7 +104,8 @@ def split_body(tree, max_depth: int = 400, hints=None, before_pruning=None, scan
     (``tests/test_learned_compiled.py``). When no block is left, tag removal writes the tree, so both leave it
     pruned: hinted elements and noise out. ``before_pruning``: called (no arguments) before each change to the
     tree, if any (the learned cleaner reads the page's head there; else only when it needs it, afterwards);
-    ``scanned``: called with the markup the compiled scanner split, when it is the body as the tree is left."""
+    ``scanned``: called with the markup the compiled scanner split while it is the body as the tree stands (before
+    ``before_pruning`` on the tree's way)."""
     body = tree.body if tree is not None else None
     if body is None:
         return Page()
@@ -132,6 +133,8 @@ def split_body(tree, max_depth: int = 400, hints=None, before_pruning=None, scan
         return page
     # the tree's way: the markup left a noise element's end unsure, or no block is left (tag removal writes it)
     if before_pruning is not None:
+        if scanned is not None:
+            scanned(markup)  # (still the body as the tree stands)
         before_pruning()
     if not pruned:
         hints.drop_from(body)  # (counted above)
