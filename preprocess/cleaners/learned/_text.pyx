@@ -143,4 +143,3 @@ def text_stats(list texts, title_words):
         o[b, 6] = n_cap
         o[b, 7] = n_title
     return out
-
