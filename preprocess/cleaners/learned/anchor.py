@@ -1,8 +1,9 @@
 """The main heading as an anchor: where a block sits relative to it. On product, collection and listing pages the
 content sits around the ``<h1>``; the reviews, recommendation cards and shipping notes a block model keeps sit
 further away, in other subtrees. Six columns of the learned cleaner's features (the last ones of
-``features.feature_names``), numpy over :class:`blocks.Page` and :class:`PageHead`: the same on the compiled and
-the pure-Python paths.
+``features.feature_names``), over :class:`blocks.Page` and :class:`PageHead`: numpy and Python on the
+pure-Python path, the reference; ``_anchor`` (compiled) on the other, to the bit the same
+(``tests/test_learned_anchor_exact.py``).
 
 The main heading's block is the ``<h1>`` block with the largest share of words of the title and the page's names
 (the first on ties), else the short block (2-30 words, mostly unlinked) with the largest such share if at least
@@ -50,8 +51,8 @@ def page_head(tree, body_markup: str | None = None) -> PageHead:
     """The names of a parsed page: ``og:title``/``twitter:title`` and JSON-LD ``name``/``headline`` of the page's
     subject (not of organisations, offers, reviews and the like), in document order. Read before
     ``blocks.split_body`` prunes the tree (the Python path removes the scripts; the compiled one prunes hinted
-    elements only when its markup leaves a hint unsure): one pass over the tree, 0.05-0.1 ms a WCXB page, so the
-    cleaner reads it only when :func:`main_heading` asks (:class:`HeadReader`).
+    elements only when its markup leaves a hint unsure): one pass over the tree, 0.1-0.2 ms a WCXB page in the
+    pipeline, so the cleaner reads it only when :func:`main_heading` asks (:class:`HeadReader`).
 
     The metas asked for are those of ``meta[content]`` whose key can be one of ``NAME_KEYS``: the selector's
     ``i`` compares ASCII letters only, and no other character lower-cases to an ASCII letter of a key (U+0130
