@@ -93,7 +93,7 @@ def _add_block(page: Page, buf: list[str], lbuf: list[str], owner: int, chars: i
     return chars
 
 
-def split_body(tree, max_depth: int = 400, hints=None, before_pruning=None) -> Page:
+def split_body(tree, max_depth: int = 400, hints=None, before_pruning=None, scanned=None) -> Page:
     """The blocks and elements of a parsed page's ``<body>`` (none without one); elements nested deeper than
     ``max_depth`` share their ancestor's. ``hints``: a deferred ``filters.hints.HintFilter`` whose rule applies
     first, as if it had run on the tree.
@@ -103,7 +103,9 @@ def split_body(tree, max_depth: int = 400, hints=None, before_pruning=None) -> P
     and :func:`body_markup` prune the tree and :func:`split_python` splits. Both give the same Page
     (``tests/test_learned_compiled.py``). When no block is left, tag removal writes the tree, so both leave it
     pruned: hinted elements and noise out. ``before_pruning``: called (no arguments) before each change to the
-    tree, if any (the learned cleaner reads the page's head there; else only when it needs it, afterwards)."""
+    tree, if any (the learned cleaner reads the page's head there; else only when it needs it, afterwards);
+    ``scanned``: called with the markup the compiled scanner split while it is the body as the tree stands (before
+    ``before_pruning`` on the tree's way)."""
     body = tree.body if tree is not None else None
     if body is None:
         return Page()
@@ -126,9 +128,13 @@ def split_body(tree, max_depth: int = 400, hints=None, before_pruning=None) -> P
     fields = compiled._scan.scan(markup, max_depth, True, *(drop[:2] if drop else ()))
     page = Page(*fields) if fields is not None else None
     if page is not None and page.texts:
+        if scanned is not None:
+            scanned(markup)
         return page
     # the tree's way: the markup left a noise element's end unsure, or no block is left (tag removal writes it)
     if before_pruning is not None:
+        if scanned is not None:
+            scanned(markup)  # (still the body as the tree stands)
         before_pruning()
     if not pruned:
         hints.drop_from(body)  # (counted above)

@@ -71,10 +71,12 @@ class LearnedCleaner(Step):
             self.stat_update("no_body")
             return doc
         latest = self.columns == len(self.names)
-        # the page's names: read when the heading columns need them (no or several <h1>: 0.1-0.2 ms a page, on
-        # 30% of WCXB's), or before split_body prunes the tree (the Python path; the compiled one's fallbacks)
+        # the page's names: read when the heading columns need them (no or several <h1>: 20% of WCXB's pages, half
+        # the classic ones), or before split_body prunes the tree (the Python path; the compiled one's fallbacks);
+        # from <head> alone when the body the compiled scan read cannot hold any (anchor.page_head)
         head = HeadReader(doc.tree) if latest else None
-        page = split_body(doc.tree, hints=self.hints, before_pruning=head)  # --drop-hinted: the compiled scan's
+        page = split_body(doc.tree, hints=self.hints, before_pruning=head,  # --drop-hinted: the compiled scan's
+                          scanned=head.saw_body if head is not None else None)
         if not page.texts:
             self.stat_update("no_blocks")  # (split_body left the tree pruned for tag removal)
             return doc
