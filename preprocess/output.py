@@ -97,7 +97,10 @@ class OutputDir:
         """Delete one file of webprune's (a name the driver listed); never a folder."""
         path = self.path(*parts)
         if self.fs.get_file_info(path).type == pafs.FileType.File:
-            self.fs.delete_file(path)
+            try:
+                self.fs.delete_file(path)
+            except FileNotFoundError:  # gone meanwhile (a stray writer moved it into place): as asked
+                pass
 
     def delete_owned(self, names) -> None:
         """Delete files webprune listed (the driver); names it did not list are left alone."""

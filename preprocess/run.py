@@ -174,10 +174,10 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
         {"source": u.source.uri, "shard": results[u.index].shard, "documents": results[u.index].documents,
          "bytes": results[u.index].shard_bytes} for u in units if results[u.index].shard]}
     out.write_json(manifest, "manifest.json")
-    # half-written files of a stopped run's tasks that outlived its clean-up (an attached cluster ends them later)
-    out.remove_temporary(out.files())
     data = stats.to_dict() | extra
     out.write_json(data, "stats.json")
+    # half-written files of a stopped run's tasks that outlived its clean-up (an attached cluster ends them later)
+    out.remove_temporary(out.files())
     for reason, n in data["failed"].items():
         example = (data["examples"].get(f"failed.{reason}") or [""])[0]
         log.warning("%d record(s) failed.%s, e.g. %s (all counts and examples: %s/stats.json)", n, reason,

@@ -166,29 +166,6 @@ def test_a_live_holder_refuses_every_command_on_that_folder_before_anything_is_w
     assert sorted(p.name for p in out.iterdir()) == [LOCK]
 
 
-def test_a_half_written_file_a_stopped_runs_task_leaves_late_is_gone_when_the_run_ends(tmp_path, monkeypatch):
-    """A task of a stopped run can outlive the stop (an attached cluster ends it later) and leave its half-written
-    shard after the resumed run's start-up clean-up (seen once in the SIGTERM test above): the run removes such
-    leftovers of the names it lists when it ends. A file of the same look that webprune did not list stays."""
-    import preprocess.run as run_module
-    from preprocess.owned import temporary_name
-
-    out = tmp_path / "out"
-    original = run_module.clean_unit
-
-    def late_orphan(job, unit, progress=None):
-        (out / "collection").mkdir(parents=True, exist_ok=True)
-        (out / temporary_name(f"collection/{unit.shard}")).write_bytes(b'{"id": "half')
-        (out / temporary_name("collection/not-ours.jsonl")).write_bytes(b"the user's")
-        return original(job, unit, progress)
-
-    monkeypatch.setattr(run_module, "clean_unit", late_orphan)
-    r = run_preprocess([tiny_input(tmp_path)], str(out), run=local_run(), progress=False)
-    assert r["written"] == 1
-    left = sorted(p.name for p in out.rglob("*.tmp"))
-    assert len(left) == 1 and left[0].startswith("not-ours.jsonl.wp-"), left
-
-
 @pytest.mark.parametrize("holder", [{"pid": "dead"}, {"proc_start": -1}])
 def test_a_stale_lock_on_this_host_is_taken_over_with_a_warning(tmp_path, caplog, holder):
     out = tmp_path / "out"

@@ -190,3 +190,28 @@ def test_run_fresh_removes_only_the_experiments_own_files(tmp_path):
     summary = run_example(out, progress=False)  # fresh=True: every stage redone
     assert kept(before, out) and summary["variants"]["tags"]["preprocess"]["written"] == 13
     assert (out / "report.html").exists() and (out / "runs" / "tags.txt").exists()
+
+
+def test_a_half_written_file_a_stopped_runs_task_leaves_late_is_gone_when_the_run_ends(tmp_path, monkeypatch):
+    """A task of a stopped run can outlive the stop (an attached cluster ends it later) and leave its half-written
+    shard after the resumed run's start-up clean-up (seen once in test_interrupts' SIGTERM test): the run removes such
+    leftovers of the names it lists when it ends. A file of the same look that webprune did not list stays."""
+    import preprocess.run as run_module
+    from preprocess.owned import temporary_name
+
+    out = tmp_path / "out"
+    original = run_module.clean_unit
+
+    def late_orphan(job, unit, progress=None):
+        (out / "collection").mkdir(parents=True, exist_ok=True)
+        (out / temporary_name(f"collection/{unit.shard}")).write_bytes(b'{"id": "half')
+        (out / temporary_name("collection/not-ours.jsonl")).write_bytes(b"the user's")
+        return original(job, unit, progress)
+
+    monkeypatch.setattr(run_module, "clean_unit", late_orphan)
+    warc = tmp_path / "in.warc.gz"
+    pack_pages([("a", "http://a.example/", b"<html><body><p>one page with a few words</p></body></html>")], warc)
+    r = run_preprocess([str(warc)], str(out), run=local_run(), progress=False)
+    assert r["written"] == 1
+    left = sorted(p.name for p in out.rglob("*.tmp"))
+    assert len(left) == 1 and left[0].startswith("not-ours.jsonl.wp-"), left
