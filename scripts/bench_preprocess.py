@@ -33,10 +33,12 @@ import time
 from pathlib import Path
 
 from eval.paper import fmt
-from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages, shared_data
+from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from peers.pyplexity_runs import pyplexity, pyplexity_model  # noqa: E402
 
 PY = sys.executable
-PYPLEXITY = ROOT / ".venv-pyplexity" / "bin" / "python"
 HL = ["--drop-hinted", "--max-link-density", "0.5"]
 CLUEWEB12_B13 = 52_200_000
 
@@ -71,39 +73,6 @@ def content_hash(folder: Path) -> str:
         for line in data.splitlines():
             h.update(json.dumps(json.loads(line), sort_keys=True).encode())
     return h.hexdigest()[:12]
-
-
-def pyplexity(copies: int, perplexity: Path | None = None) -> dict | None:
-    """pyplexity's tag remover over the cleaning pages ``copies`` times in its own venv; with ``perplexity`` (a
-    :func:`pyplexity_model` folder), its whole pipeline: tag remover, then bulk-perplexity's processor."""
-    if not PYPLEXITY.exists():
-        print("pyplexity: not set up (bash scripts/setup_pyplexity.sh); its rows are skipped", file=sys.stderr)
-        return None
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        f.write("\n".join(map(str, cleaning_pages())) + "\n")
-    extra = ["--perplexity", str(perplexity)] if perplexity else []
-    proc = subprocess.run([str(PYPLEXITY), str(ROOT / "scripts" / "peers" / "pyplexity_tags.py"), f.name,
-                           "--repeat", str(copies), *extra], capture_output=True, text=True)
-    os.unlink(f.name)
-    if proc.returncode != 0:
-        sys.exit(f"pyplexity failed: {proc.stderr[-1000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
-def pyplexity_model() -> Path | None:
-    """The stand-in for pyplexity's downloaded models (scripts/peers/pyplexity_model.py), built once from
-    ../shared/data/lm into build/peers/pyplexity-lm."""
-    out = ROOT / "build" / "peers" / "pyplexity-lm"
-    if not PYPLEXITY.exists():
-        return None
-    if not (out / "bigrams.pkl").is_file():
-        print(f"pyplexity: building its stand-in bigram model and Punkt data in {out} (about a minute)",
-              file=sys.stderr, flush=True)
-        proc = subprocess.run([str(PYPLEXITY), str(ROOT / "scripts" / "peers" / "pyplexity_model.py"),
-                               str(shared_data("lm")), str(out)], capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"pyplexity's stand-in model failed: {proc.stderr[-1000:]}")
-    return out
 
 
 def table(head: list[str], rows: list[list]) -> None:
@@ -158,12 +127,15 @@ def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list
     def ratio(ref, cpu):
         return f"{ref / cpu:.2f}" if ref else ""
 
+    def errors(result):
+        return f" ({result['errors']} pages raised)" if result["errors"] else ""
+
     if peer:
-        rows.append([f"pyplexity {peer.get('version', '')} tag remover, in-process, pages in memory",
+        rows.append([f"pyplexity {peer.get('version', '')} tag remover, in-process, pages in memory{errors(peer)}",
                      f"{peer['docs']:,}", peer["docs_per_s"], "1.00", peer_cpu, "1.00", ratio(full_cpu, peer_cpu)])
     if full:
         rows.append([f"pyplexity {full.get('version', '')} tag remover + bulk-perplexity's processor (stand-in "
-                     "bigram model, pyplexity_model.py)", f"{full['docs']:,}", full["docs_per_s"],
+                     f"bigram model, pyplexity_model.py){errors(full)}", f"{full['docs']:,}", full["docs_per_s"],
                      f"{full['docs_per_s'] / peer['docs_per_s']:.2f}", full_cpu, ratio(peer_cpu, full_cpu), "1.00"])
     for label, args, env in configs:
         s = run_cli(files, args, workers=1, env=env)
