@@ -74,13 +74,17 @@ def random_page(rng: random.Random) -> str:
 def test_the_names_are_the_wide_selectors_names_on_pages_built_for_the_edge_cases():
     rng = random.Random(23)
     pages = [random_page(rng) for _ in range(3000)]
-    found = 0
+    found = shortcut = shortcut_named = 0
     for html in pages:
         tree = HTMLTree.parse(html)
         want = tuple(selector_names(tree))
         assert page_head(tree).names == want == page_head(tree, tree.body.html).names, html
         found += bool(want)
+        if not anchor.may_name(tree.body.html) and anchor._head_alone(tree) is not None:  # <head> alone searched
+            shortcut += 1
+            shortcut_named += bool(want)
     assert found > 500  # (a quarter of the pages have names: the check is not on empty heads only)
+    assert shortcut > 500 and shortcut_named > 10, (shortcut, shortcut_named)  # the shortcut itself is tested
     both = HTMLTree.parse('<html><head><meta name="twitter:title" property="og:description" content="B">'
                           '<meta property="OG:TITLE" name="" content="A"><meta name="description" property="og:title"'
                           ' content="no"></head><body><script type="application/LD+json">{"name": "C"}</script>'

@@ -32,6 +32,8 @@ def short_titled(list texts, list link_chars, titled, Py_ssize_t lo, Py_ssize_t 
     cdef Py_UCS4 c
     cdef bint special, inword
     cdef Py_UCS4 buf[_WORD_BUF]
+    if len(link_chars) != n:
+        raise ValueError("short_titled: one link_chars entry per text")
     for b in range(n):
         t = <str> texts[b]
         m = len(t)
@@ -126,6 +128,8 @@ def columns(list start, Py_ssize_t h, list up_start, list up_end, double total, 
     cdef Py_ssize_t m = n if n > levels + 1 else levels + 1
     cdef double v, share
     cdef int64_t d
+    if not 0 <= h < n or len(up_end) != levels:
+        raise ValueError("columns: the heading is one of the blocks, and each level has a start and an end")
     starts = np.array(start, dtype=np.int64)
     ups = np.array([up_start, up_end], dtype=np.int64).reshape(2, levels)
     x_arr = np.empty(n + m)

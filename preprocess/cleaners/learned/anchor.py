@@ -61,7 +61,7 @@ def page_head(tree, body_markup: str | None = None) -> PageHead:
     ``split_body``'s); where it holds no such element (:func:`may_name`) only ``<head>`` is searched, if it and
     ``<body>`` are all there is (:func:`_head_alone`): 0.02 ms, not a pass over the whole tree."""
     scope = None
-    if body_markup is not None and compiled.ON and not compiled._anchor.may_name(body_markup):
+    if tree is not None and body_markup is not None and compiled.ON and not compiled._anchor.may_name(body_markup):
         scope = _head_alone(tree)
     if scope is None:
         scope = tree.document if tree is not None else None
