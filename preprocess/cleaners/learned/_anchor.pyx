@@ -8,6 +8,7 @@ import numpy as np
 
 include "_unicode.pxi"
 include "_search.pxi"
+include "_bisect.pxi"
 
 
 cdef extern from "Python.h":
@@ -101,18 +102,6 @@ def short_titled(list texts, list link_chars, titled, Py_ssize_t lo, Py_ssize_t 
     return best, share
 
 
-cdef Py_ssize_t _bisect(const int64_t[::1] a, int64_t x) noexcept nogil:
-    """bisect.bisect_left."""
-    cdef Py_ssize_t lo = 0, hi = a.shape[0], mid
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if a[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
 def elements(list tags, long tag):
     """``anchor._elements``: the indices of ``tag`` in ``tags``."""
     cdef Py_ssize_t i
@@ -157,7 +146,7 @@ def columns(list start, Py_ssize_t h, list up_start, list up_end, double total, 
             out[b, 5] = logs[n + levels]
         out[h, 3] = 1.0
         for k in range(levels - 1, -1, -1):  # outermost first: inner elements overwrite their blocks
-            first, stop = _bisect(st, up[0, k]), _bisect(st, up[1, k])
+            first, stop = bisect_left(st, up[0, k]), bisect_left(st, up[1, k])
             share = <double> (up[1, k] - up[0, k]) / total
             for b in range(first, stop):
                 out[b, 4] = share

@@ -3,6 +3,8 @@
 ``context.path_or``."""
 from libc.stdint cimport int64_t, uint64_t
 
+include "_bisect.pxi"
+
 import numpy as np
 
 
@@ -137,8 +139,8 @@ def numeric(const double[:, ::1] counts, const double[::1] link, const int64_t[:
     if not n_el:
         return out
     for e in range(n_el):  # blocks of each element: [first, stop) by the characters before them
-        I[0, e] = _search(start, el_start[e])
-        I[1, e] = _search(start, el_end[e])
+        I[0, e] = bisect_left(start, el_start[e])
+        I[1, e] = bisect_left(start, el_end[e])
         E[0, e] = cum[0, I[1, e]] - cum[0, I[0, e]]
         E[1, e] = (cum[1, I[1, e]] - cum[1, I[0, e]]) / (E[0, e] if E[0, e] > 1 else 1)
     # readability: paragraph scores to the element above the block's own, half to the one above that
@@ -220,18 +222,6 @@ def numeric(const double[:, ::1] counts, const double[::1] link, const int64_t[:
         X[b, 54] = f >> 1 & 1
         X[b, 55] = f >> 2 & 1
     return out
-
-
-cdef Py_ssize_t _search(const int64_t[::1] sorted_values, int64_t value):
-    """np.searchsorted(sorted_values, value, "left")."""
-    cdef Py_ssize_t lo = 0, hi = sorted_values.shape[0], mid
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if sorted_values[mid] < value:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 def block_bits(float[:, ::1] out, Py_ssize_t col, const int64_t[::1] owner, const int64_t[::1] el_tag,
