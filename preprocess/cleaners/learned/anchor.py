@@ -13,7 +13,6 @@ element holding both (its share of the page's characters; element levels from th
 from __future__ import annotations
 
 import json
-import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import partial
@@ -22,10 +21,10 @@ import numpy as np
 
 from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import TAG_INDEX, Page
+from preprocess.cleaners.learned.text import WORDS
 
 NAMES = ["heading_found", "heading_chars", "heading_blocks", "is_heading", "heading_lca_share", "heading_lca_up"]
 H1 = TAG_INDEX["h1"]
-_WORDS = re.compile(r"\w+")
 NAME_KEYS = frozenset(("og:title", "twitter:title"))
 # JSON-LD objects that name something other than the page's own subject (and subtrees not to enter)
 _OTHER_TYPES = ("Organization", "WebSite", "Breadcrumb", "ImageObject", "Person", "SearchAction", "SiteNavigation",
@@ -147,7 +146,7 @@ def _walk_ld(obj, names: list, depth: int) -> None:
 
 
 def _words(text: str) -> list[str]:
-    return _WORDS.findall(text.lower())
+    return WORDS.findall(text.lower())
 
 
 def _titled_share(words: list[str], titled: set) -> float:
@@ -223,11 +222,7 @@ def anchor_columns(page: Page, title: str, head) -> np.ndarray:
     out[:, 1] = np.sign(d) * np.log1p(np.abs(d))
     out[:, 2] = np.sign(steps) * np.log1p(np.abs(steps))
     out[h, 3] = 1.0
-    ancestors = []  # the heading's element and its ancestors, innermost first
-    e = page.owner[h]
-    while e >= 0:
-        ancestors.append(e)
-        e = page.el_parent[e]
+    ancestors = _ancestors(page, h)
     share, up = np.ones(n), np.full(n, np.log1p(len(ancestors)))
     total = max(page.chars, 1)
     for k in range(len(ancestors) - 1, -1, -1):  # outermost first: inner elements overwrite their blocks
@@ -242,10 +237,15 @@ def anchor_columns(page: Page, title: str, head) -> np.ndarray:
 
 def _columns_compiled(page: Page, h: int) -> np.ndarray:
     """:func:`anchor_columns` by ``_anchor.columns``, with numpy's ``log1p`` (one call): the same values."""
-    up_start, up_end = [], []  # the heading's element and its ancestors, innermost first
-    e = page.owner[h]
+    ancestors = _ancestors(page, h)
+    return compiled._anchor.columns(page.start, h, [page.el_start[e] for e in ancestors],
+                                    [page.el_end[e] for e in ancestors], float(max(page.chars, 1)), np.log1p)
+
+
+def _ancestors(page: Page, h: int) -> list[int]:
+    """Block ``h``'s element and its ancestors, innermost first."""
+    found, e = [], page.owner[h]
     while e >= 0:
-        up_start.append(page.el_start[e])
-        up_end.append(page.el_end[e])
+        found.append(e)
         e = page.el_parent[e]
-    return compiled._anchor.columns(page.start, h, up_start, up_end, float(max(page.chars, 1)), np.log1p)
+    return found

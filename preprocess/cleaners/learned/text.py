@@ -19,7 +19,7 @@ themselves then there these they this those through to too under until up very w
 who whom why will with would you your yours yourself yourselves""".split())
 _CAPITAL_WORD = re.compile(r"\W*[A-Z]").match  # a word whose first letter or digit is a capital
 _NOT_WORD = re.compile(r"\W")
-_WORDS = re.compile(r"\w+")
+WORDS = re.compile(r"\w+")  # a word, as the features count them (anchor.py too)
 FINAL = tuple(".!?\"'”’)")
 if compiled.BUILT:
     compiled._text.set_stop_words(STOP_WORDS)
@@ -44,7 +44,7 @@ def _capitalised(words: list[str]) -> np.ndarray:
 def text_counts_of(texts: list[str], title: str) -> np.ndarray:
     """:func:`text_counts` for a page with this title: by the compiled ``_text.text_stats`` when the texts
     are single-spaced (``blocks.split_body``'s always are)."""
-    title_words = set(_WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
+    title_words = set(WORDS.findall(title.lower())) | set(title.lower().split()) if title else set()
     counts = compiled._text.text_stats(texts, title_words) if compiled.ON else None
     return text_counts(texts, title_words) if counts is None else counts
 
