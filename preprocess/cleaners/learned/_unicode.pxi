@@ -1,4 +1,4 @@
-# CPython's str internals the compiled twins read characters with (included by _scan.pyx and _text.pyx).
+# CPython's str internals the compiled twins read characters with (included by _scan.pyx, _text.pyx and _anchor.pyx).
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object)
