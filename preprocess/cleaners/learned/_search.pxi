@@ -1,4 +1,5 @@
-# (included by _scan.pyx and _anchor.pyx) Searching the markup: a word at a place, a character or word from a place, class/id values.
+# (included by _scan.pyx and _anchor.pyx) Searching the markup: a word at a place, a character or word from a
+# place, class/id values.
 
 cdef bint at(int kind, void *data, Py_ssize_t i, Py_ssize_t end, str word):
     """Does ``word`` start at ``i`` (and end before ``end``)?"""
