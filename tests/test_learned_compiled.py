@@ -169,6 +169,28 @@ def test_hint_rule_read_off_the_markup_drops_what_the_tree_filter_drops(gold_htm
     assert dropped > 2000
 
 
+
+def test_the_hint_verdict_in_c_is_the_tree_filters_on_case_entities_and_non_ascii_values():
+    # _c_verdict answers ASCII values itself; "&", and a candidate's non-ASCII value (re.I folds U+017F to "s",
+    # so "ſhadow" is a "maybe" word), go the exact way: both must drop what the tree filter drops
+    values = ["menu", "MENU", "Main-Menu", "sidebar post", "ſidebar", "sidebar ſhadow", "comment-body", "comments",
+              "nav&amp;x", "men&#117;", "\u0130nav", "footer \u212aey", "header column", "x", "", "promo-ARTICLE",
+              "Relatedſtory", "disqus_thread", "-AD-", "BANNER entry", "café header", "header café", "ENTRY menu"]
+    rng = random.Random(11)
+    for _ in range(600):
+        parts = []
+        for _ in range(rng.randint(1, 6)):
+            attrs = "".join(rng.choice([' class="%s"', ' id="%s"', ' data-x="%s"', ' CLASS="%s"']) % rng.choice(values)
+                            for _ in range(rng.randint(0, 3)))
+            parts.append(f"<div{attrs}><p>text {rng.choice(values)}</p></div><p>more text here</p>")
+        h = f"<html><body>{''.join(parts)}</body></html>"
+        on_tree, deferred = HintFilter(), HintFilter()
+        on_tree.stats, deferred.stats, deferred.deferred = Stats(), Stats(), True
+        tree = HTMLTree.parse(h)
+        on_tree.count(*on_tree.drop_from(tree.body))
+        assert asdict(blocks.split_body(HTMLTree.parse(h), hints=deferred)) == asdict(blocks.split_body(tree)), h
+        assert deferred.stats.counts == on_tree.stats.counts, h
+
 def test_a_learned_pipeline_with_drop_hinted_writes_what_the_tree_path_writes(gold_html, monkeypatch):
     opts = CleanOptions(cleaner="learned", drop_hinted=True, max_link_density=0.5)
     docs = lambda: [Document(id=str(i), content_type="text/html", raw=h.encode()) for i, h in enumerate(gold_html)]

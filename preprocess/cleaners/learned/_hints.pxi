@@ -68,37 +68,55 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 
 
-# The rule's words in C, for a test on the serialised values themselves: most elements' class and id hold none of
-# the words, and they then need no Python string, tuple or verdict lookup. A value holding "&" (escaped in the
-# markup) or a word goes the exact way (_class_and_id, _verdict).
-cdef Py_UCS4 _word_chars[2048]
-cdef Py_ssize_t _word_at[128]
-cdef Py_ssize_t _word_len[128]
-cdef unsigned long long _first[128]  # per ASCII character: the words (bits) that start with it
-cdef int _n_words = -1  # -1: no fast test (the words do not fit)
-cdef object _words_of = None
+# The rule's words in C, for the verdict on the serialised values themselves: most elements' class and id hold none
+# of the unlikely words, and a candidate's ASCII values are tested for the "maybe" words in C too; neither needs a
+# Python string, tuple or verdict lookup. A value holding "&" (escaped in the markup), or a candidate's value
+# outside ASCII (``re.I`` folds some non-ASCII letters: U+017F matches "s"), goes the exact way (_class_and_id,
+# _verdict).
+cdef struct Words:
+    Py_UCS4 chars[2048]
+    Py_ssize_t at[64]
+    Py_ssize_t len[64]
+    unsigned long long first[128]  # per ASCII character: the words (bits) that start with it
+    int n  # -1: no test in C (the words do not fit, or the regex is not a plain alternation)
+
+cdef Words _unlikely_words, _maybe_words
+_unlikely_words.n = _maybe_words.n = -1
+cdef object _unlikely_of = None, _maybe_of = None
 
 
-cdef int _set_words(tuple unlikely) except -1:
-    global _n_words, _words_of
-    if unlikely is _words_of:
-        return 0
-    _words_of, _n_words = unlikely, -1
+cdef int _fill(Words *ws, words) except -1:
+    """``ws`` holds ``words`` (lower-case ASCII, at most 64), else ``ws.n`` is -1."""
     cdef int n = 0
     cdef Py_ssize_t pos = 0
+    ws.n = -1
     for n in range(128):
-        _first[n] = 0
+        ws.first[n] = 0
     n = 0
-    for w in unlikely:
-        if not isinstance(w, str) or not w or not w.isascii() or n == 64 or pos + len(w) > 2048:
+    for w in words:
+        if not isinstance(w, str) or not w or not w.isascii() or w != w.lower() or n == 64 or pos + len(w) > 2048:
             return 0
-        _first[ord(w[0])] |= 1ULL << n
-        _word_at[n], _word_len[n] = pos, len(w)
+        ws.first[ord(w[0])] |= 1ULL << n
+        ws.at[n], ws.len[n] = pos, len(w)
         for c in w:
-            _word_chars[pos] = ord(c)
+            ws.chars[pos] = ord(c)
             pos += 1
         n += 1
-    _n_words = n
+    ws.n = n
+    return 0
+
+
+cdef int _set_words(tuple unlikely, maybe) except -1:
+    global _unlikely_of, _maybe_of
+    if unlikely is not _unlikely_of:
+        _unlikely_of = unlikely
+        _fill(&_unlikely_words, unlikely)
+    if maybe is not _maybe_of:
+        _maybe_of = maybe
+        _maybe_words.n = -1
+        pattern = getattr(maybe, "pattern", None)
+        if isinstance(pattern, str) and getattr(maybe, "flags", 0) & _re.IGNORECASE and _re.fullmatch(r"[a-z]+(\|[a-z]+)*", pattern):
+            _fill(&_maybe_words, pattern.split("|"))
     return 0
 
 
@@ -107,39 +125,55 @@ cdef inline Py_UCS4 _ascii_low(Py_UCS4 c) noexcept:  # what _has_word's lower-ca
     return <Py_UCS4> (x + 32 if 65 <= x <= 90 else x)
 
 
-cdef bint _plain_value(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
-    """Is ``markup[lo:hi]`` a value without "&" (so it is the attribute's value as written) and without any of the
-    words (ASCII case-insensitively)? Then ``_has_word`` of it is False."""
+cdef int _value_words(Words *ws, int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
+    """-1 when ``markup[lo:hi]`` holds "&" (it is not the attribute's value as written), else 1 when it holds one
+    of the words (A-Z lower-cased, as ``_has_word``), else 0."""
     cdef Py_ssize_t i, q, m, w0
-    cdef int w
+    cdef int w, found = 0
     cdef Py_UCS4 c
     cdef unsigned long long bits
     for i in range(lo, hi):
         c = _ascii_low(PyUnicode_READ(kind, data, i))
         if c == u'&':
-            return False
-        bits = _first[c] if c < 128 else 0
+            return -1
+        bits = ws.first[c] if c < 128 and not found else 0
         while bits:
             w = __builtin_ctzll(bits)
             bits &= bits - 1
-            w0, m = _word_at[w], _word_len[w]
+            w0, m = ws.at[w], ws.len[w]
             if i + m > hi:
                 continue
             for q in range(1, m):
-                if _ascii_low(PyUnicode_READ(kind, data, i + q)) != _word_chars[w0 + q]:
+                if _ascii_low(PyUnicode_READ(kind, data, i + q)) != ws.chars[w0 + q]:
                     break
             else:
+                found = 1
+                break
+    return found
+
+
+cdef bint _ascii_range(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
+    cdef Py_ssize_t i
+    if kind == 1:
+        for i in range(lo, hi):
+            if (<unsigned char *> data)[i] >= 128:
                 return False
+        return True
+    for i in range(lo, hi):
+        if PyUnicode_READ(kind, data, i) >= 128:
+            return False
     return True
 
 
-cdef bint _no_hint_words(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
-    """True when the ``class`` and ``id`` values of the attributes ``markup[lo:hi]`` (found as ``_class_and_id``
-    finds them) are plain values without a word: the element is no candidate. False: ask the exact way."""
-    cdef Py_ssize_t i = lo, j, k
-    cdef bint cls = False, ident = False
-    if _n_words < 0:
-        return False
+cdef int _c_verdict(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
+    """The hint rule for the element whose attributes are ``markup[lo:hi]``, its ``class`` and ``id`` found as
+    ``_class_and_id`` finds them: -1 no unlikely word (no candidate), 0 a candidate, 1 exempt (a "maybe" word);
+    -2 unsure, ask the exact way (``_class_and_id``, ``_verdict``)."""
+    cdef Py_ssize_t i = lo, j, k, v_lo[2], v_hi[2]
+    cdef int r, q, n_values = 0
+    cdef bint cls = False, ident = False, word = False
+    if _unlikely_words.n < 0:
+        return -2
     while i < hi:
         while i < hi and PyUnicode_READ(kind, data, i) == u' ':
             i += 1
@@ -149,19 +183,33 @@ cdef bint _no_hint_words(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noe
         if j + 1 < hi and PyUnicode_READ(kind, data, j) == u'=' and PyUnicode_READ(kind, data, j + 1) == u'"':
             k = find_char(kind, data, j + 2, hi, u'"')
             if k < 0:
-                return False
-            if j - i == 5 and not cls and at(kind, data, i, hi, "class"):
-                cls = True
-                if not _plain_value(kind, data, j + 2, k):
-                    return False
-            elif j - i == 2 and not ident and at(kind, data, i, hi, "id"):
-                ident = True
-                if not _plain_value(kind, data, j + 2, k):
-                    return False
+                return -2
+            if (j - i == 5 and not cls and at(kind, data, i, hi, "class")) or \
+                    (j - i == 2 and not ident and at(kind, data, i, hi, "id")):
+                if j - i == 5:
+                    cls = True
+                else:
+                    ident = True
+                r = _value_words(&_unlikely_words, kind, data, j + 2, k)
+                if r < 0:
+                    return -2
+                word = word or r == 1
+                v_lo[n_values], v_hi[n_values] = j + 2, k
+                n_values += 1
             i = k + 1
         else:
             i = j + 1
-    return True
+    if not word:
+        return -1
+    if _maybe_words.n < 0:
+        return -2
+    for q in range(n_values):
+        if not _ascii_range(kind, data, v_lo[q], v_hi[q]):
+            return -2
+    for q in range(n_values):
+        if _value_words(&_maybe_words, kind, data, v_lo[q], v_hi[q]) == 1:
+            return 1
+    return 0
 
 
 cdef unsigned long long _K(str name):
@@ -218,7 +266,7 @@ def hint_ranges(str markup, tuple unlikely, maybe, double max_share):
     cdef list cands = []  # (start, end, text, exempt)
     if stack == NULL:
         raise MemoryError()
-    _set_words(unlikely)
+    _set_words(unlikely, maybe)
     try:
         while i < n:
             c = PyUnicode_READ(kind, data, i)
@@ -268,13 +316,16 @@ def hint_ranges(str markup, tuple unlikely, maybe, double max_share):
             if key == _PLAINTEXT or key == _TEMPLATE and foreign:  # (in SVG or MathML a "template" has children)
                 return None
             cand = -1
-            if top and key != _A and contains(kind, data, k, gt, "=") and not _no_hint_words(kind, data, k, gt):
-                attrs = _class_and_id(kind, data, k, gt)
-                if attrs is None:
-                    return None
-                if attrs[0] is not None or attrs[1] is not None:
-                    v = _verdict(attrs[0], attrs[1], unlikely, maybe)
-                    cand = -1 if v is None else v
+            if top and key != _A and contains(kind, data, k, gt, "="):
+                cand = _c_verdict(kind, data, k, gt)
+                if cand == -2:  # the exact way
+                    attrs = _class_and_id(kind, data, k, gt)
+                    if attrs is None:
+                        return None
+                    cand = -1
+                    if attrs[0] is not None or attrs[1] is not None:
+                        v = _verdict(attrs[0], attrs[1], unlikely, maybe)
+                        cand = -1 if v is None else v
             if key == _TEMPLATE:  # its content is a fragment of its own: no text and no element the tree's query finds
                 end = skip_noise(kind, data, n, gt, 3, "template")
                 if end < 0 or end == n:

@@ -15,6 +15,7 @@ from libc.stdint cimport uint16_t, uint32_t
 from libc.string cimport memchr
 
 import html as _html
+import re as _re
 
 import numpy as np
 
