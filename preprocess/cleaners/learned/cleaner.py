@@ -87,12 +87,12 @@ class LearnedCleaner(Step):
         kept = [i for i, k in enumerate(keep) if k]
         self.stat_update("blocks_kept", len(kept))
         self.stat_update("blocks_dropped", len(page.texts) - len(kept))
-        keep_title(doc.tree)
-        if self.hand_off:
+        if self.hand_off:  # (the body stays as it is: no title to move)
             lines = kept_lines(page, kept, self.line_features)
             if lines is not None:
                 doc.handed = lines
                 return doc
+        keep_title(doc.tree)
         body.html = "".join(_block_html(page.texts[i], page.link_chars[i]) for i in kept)
         return doc
 
