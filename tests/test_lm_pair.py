@@ -91,6 +91,35 @@ def test_equal_on_random_text(pair):
     assert 100 < got.count(None) < 2000  # texts without a word are None, the others scored
 
 
+
+def test_equal_on_near_misses_of_vocabulary_words(pair):
+    # the word table keeps a word's first 8 bytes in its slot and compares the rest apart: words that share
+    # those bytes with a vocabulary word, or are one byte longer or shorter, must not take its indices
+    vocab = sorted(pair.vocab)
+    long = [w for w in vocab if len(w.encode()) > 8][:400]
+    short = [w for w in vocab if 2 <= len(w.encode()) <= 8][:400]
+    assert len(long) > 100 and len(short) > 100
+    near = [w[:-1] for w in long + short] + [w + "s" for w in long + short] + [w[:8] + "zq" + w[10:] for w in long]
+    near += [w[:-1] + chr(ord(w[-1]) ^ 1) for w in long + short]
+    texts = [" ".join(near[i:i + 7]) for i in range(0, len(near), 7)] + [" ".join(long), " ".join(short)]
+    assert sum(t not in pair.vocab for t in near) > 1000
+    assert same(pair.score_many(texts), pair.score_many_python(texts))
+
+
+def test_the_word_table_compares_whole_words(pair):
+    # seven words in a 16-slot table: a lookup walks through the slots of words that share its first 8 bytes, and
+    # only the whole word may match (a made-up vocabulary word has KenLM's <unk> index, the OOV token another)
+    vocab = frozenset(f"abcdefgh{t}" for t in ("", "i", "ij", "ijk", "x", "xy", "xyz"))
+    small = _pair.CompiledPair(pair.content, pair.boiler, vocab, P.OOV)
+    probes = [w + t for w in sorted(vocab) for t in ("", "q", "qq")] + ["abcdefg", "abcdefgi", "abcdefghxz", "abcdefgj"]
+    texts = [" ".join(probes[i:i + 3]) for i in range(len(probes))]
+
+    def python(text):
+        toks = text.split()
+        mapped = " ".join(t if t in vocab else P.OOV for t in toks).encode()
+        return (pair.boiler.score(mapped) - pair.content.score(mapped)) * P.LOG2_10 / (len(toks) + 1)
+    assert same(small.score_many(texts, P.LOG2_10, None), [python(t) for t in texts])
+
 def test_a_model_object_of_another_layout_is_refused_and_the_python_loop_runs(pair, monkeypatch):
     with pytest.raises(ValueError, match="layout"):
         _pair.CompiledPair(object(), pair.boiler, pair.vocab, P.OOV)

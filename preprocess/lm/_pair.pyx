@@ -28,8 +28,9 @@ cdef extern from "lm/word_index.hh" namespace "lm":
 
 cdef extern from *:
     """
+    #include <cstdint>
+    #include <cstring>
     #include <string_view>
-    #include <unordered_map>
     #include <utility>
     #include <vector>
     #include "lm/virtual_interface.hh"
@@ -44,10 +45,58 @@ cdef extern from *:
     static const size_t STATE_BYTES = 512;
     static inline bool kenlm_space(unsigned char c) { return c == ' ' || (c >= 9 && c <= 13); }  /* util::kSpaces */
 
+    /* one vocabulary word in WordTable: its first 8 bytes kept here, so a lookup of a word of 8 bytes or fewer
+       reads one slot and nothing else */
+    struct WordSlot { uint64_t head; uint32_t len, at; lm::WordIndex content, boiler; };
+
+    static inline uint64_t word_head(const char *s, size_t n) {
+      uint64_t h = 0;
+      memcpy(&h, s, n < 8 ? n : 8);
+      return h;
+    }
+
+    /* the vocabulary as one open-addressing table (linear probing, at most half full): a lookup is one hash and,
+       mostly, one slot, where a node-based map read a bucket, a node and the word's bytes apart */
+    struct WordTable {
+      std::vector<WordSlot> slots;  /* len 0: empty (no word is empty) */
+      size_t mask = 0;
+      std::string storage;
+
+      static size_t hash(const char *s, size_t n) { return std::hash<std::string_view>()(std::string_view(s, n)); }
+
+      void build(const Py_ssize_t *ends, Py_ssize_t count,
+                 const std::vector<std::pair<lm::WordIndex, lm::WordIndex>> &index) {
+        size_t size = 16;
+        while (size < 2 * (size_t) count + 2) size <<= 1;
+        slots.assign(size, WordSlot{0, 0, 0, 0, 0});
+        mask = size - 1;
+        Py_ssize_t start = 0;
+        for (Py_ssize_t k = 0; k < count; k++) {
+          const char *w = storage.data() + start;
+          size_t n = ends[k] - start;
+          if (n && !find(w, n)) {  /* (a repeated word keeps its first slot, as the map's emplace did) */
+            size_t i = hash(w, n) & mask;
+            while (slots[i].len) i = (i + 1) & mask;
+            slots[i] = WordSlot{word_head(w, n), (uint32_t) n, (uint32_t) start, index[k].first, index[k].second};
+          }
+          start = ends[k];
+        }
+      }
+
+      const WordSlot *find(const char *s, size_t n) const {
+        uint64_t head = word_head(s, n);
+        for (size_t i = hash(s, n) & mask;; i = (i + 1) & mask) {
+          const WordSlot &slot = slots[i];
+          if (!slot.len) return nullptr;
+          if (slot.len == n && slot.head == head && (n <= 8 || !memcmp(storage.data() + slot.at + 8, s + 8, n - 8)))
+            return &slot;
+        }
+      }
+    };
+
     struct PairScorer {
       const lm::base::Model *content, *boiler;
-      std::unordered_map<std::string_view, std::pair<lm::WordIndex, lm::WordIndex>> words;
-      std::string storage;
+      WordTable words;
       lm::WordIndex oov_content, oov_boiler;
 
       /* phase 1: the two word indices of each token of a single-line UTF-8 text, appended; returns the count */
@@ -58,9 +107,9 @@ cdef extern from *:
           if (i >= n) break;
           size_t start = i;
           while (i < n && !kenlm_space(s[i])) i++;
-          auto hit = words.find(std::string_view(s + start, i - start));
-          wc.push_back(hit == words.end() ? oov_content : hit->second.first);
-          wb.push_back(hit == words.end() ? oov_boiler : hit->second.second);
+          const WordSlot *hit = words.find(s + start, i - start);
+          wc.push_back(hit == nullptr ? oov_content : hit->content);
+          wb.push_back(hit == nullptr ? oov_boiler : hit->boiler);
         }
         return wc.size() - before;
       }
@@ -95,18 +144,19 @@ cdef extern from *:
     static lm::WordIndex kenlm_index(const lm::base::Model *m, const char *s, size_t n) {
       return m->BaseVocabulary().Index(StringPiece(s, n));
     }
-    static void pair_add_word(PairScorer *p, const char *s, size_t n) { p->storage.append(s, n); }
+    static void pair_add_word(PairScorer *p, const char *s, size_t n) { p->words.storage.append(s, n); }
     static void pair_index_words(PairScorer *p, const Py_ssize_t *ends, Py_ssize_t count) {
-      /* every word's view into storage (complete now: no view moves), mapped to its two indices */
-      p->words.reserve(count);
-      const char *base = p->storage.data();
+      /* every word of storage (complete now) mapped to its two indices */
+      std::vector<std::pair<lm::WordIndex, lm::WordIndex>> index;
+      index.reserve(count);
+      const char *base = p->words.storage.data();
       Py_ssize_t start = 0;
       for (Py_ssize_t k = 0; k < count; k++) {
-        std::string_view w(base + start, ends[k] - start);
-        p->words.emplace(w, std::make_pair(kenlm_index(p->content, w.data(), w.size()),
-                                           kenlm_index(p->boiler, w.data(), w.size())));
+        index.emplace_back(kenlm_index(p->content, base + start, ends[k] - start),
+                           kenlm_index(p->boiler, base + start, ends[k] - start));
         start = ends[k];
       }
+      p->words.build(ends, count, index);
     }
     """
     const char *WEBPRUNE_KENLM_VERSION
