@@ -90,23 +90,26 @@ class SentencePrune(Step):
         score = self.page_scorer(doc)
         if score is None:
             return doc
+        lines = doc.lines
         before = len(doc.text.encode("utf-8"))
-        pieces = list(sentences_of_lines(doc.lines))
-        scored = score([s for _, s in pieces], [doc.lines[i].link_density for i, _ in pieces])
+        pieces = list(sentences_of_lines(lines))
+        scored = score([s for _, s in pieces], [lines[i].link_density for i, _ in pieces])
         kept_lines: dict[int, list[str]] = {}
-        kept = 0
-        bins = Counter()
+        kept = without = 0
+        bins = []
+        threshold = self.threshold
         for (line_no, sent), one in zip(pieces, scored):
             if one is None:  # no word at all ("!!! ---", "|"): nothing worth indexing
-                self.stat_update("sentences_without_words")
+                without += 1
                 continue
-            b, value = one
-            bins[b] += 1
-            if value <= self.threshold:
+            bins.append(one[0])
+            if one[1] <= threshold:
                 kept_lines.setdefault(line_no, []).append(sent)
                 kept += 1
         score_s = time.perf_counter() - t0
-        for b, n in bins.items():
+        if without:
+            self.stat_update("sentences_without_words", without)
+        for b, n in Counter(bins).items():
             self.stats.counts[f"{self.hist_prefix}{b}"] += n
         return self.keep(doc, kept_lines, len(pieces), kept, before, score_s)
 
@@ -114,7 +117,8 @@ class SentencePrune(Step):
              score_s: float) -> Document | None:
         """Each line keeps its surviving sentences, the counters are recorded, and a document left with no text
         (and no title) is a counted skip."""
-        doc.lines = [Line(" ".join(sents), doc.lines[i].link_density) for i, sents in sorted(kept_lines.items())]
+        lines = doc.lines
+        doc.lines = [Line(" ".join(sents), lines[i].link_density) for i, sents in sorted(kept_lines.items())]
         after = len(doc.text.encode("utf-8"))
         for key, value in (("sentences", seen), ("sentences_kept", kept), ("sentences_dropped", seen - kept),
                            ("bytes_before", before), ("bytes_after", after), ("segment_score_s", score_s)):
