@@ -152,6 +152,24 @@ def test_text_counts_fall_back_to_python_for_texts_that_are_not_single_spaced():
     assert counts[2, 5:].tolist() == [1, 2, 1]  # stop words: the; capitalised: The, End.; title words: end.
 
 
+
+def test_text_counts_of_words_past_ascii_and_of_title_words_equal_pythons():
+    # the compiled counts read a word with a character past ASCII as no stop word and look it up in the title's
+    # words by its own str.lower(); ASCII words are compared with the title's ASCII words in C
+    assert [hex(c) for c in range(128, 0x110000) if chr(c).lower().isascii()] == ["0x212a"]  # (Kelvin sign: "k")
+    assert not any("k" in w for w in text.STOP_WORDS)
+    rng = random.Random(8)
+    words = ["the", "The", "THE", "ΣΟΦΙΑΣ", "σοφίας", "İstanbul", "\u212aNOW", "ſo", "and", "AND", "café", "Über",
+             "straße", "x.", "a,", "(the)", "’s", "i", "İ", "ǅ", "ﬁle", "Ⅻ", "\u0130the", "Title", "x" * 70, "X" * 70]
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 50))) for _ in range(3000)]
+    titles = ["Title words - the Site", "ΣΟΦΙΑΣ σοφία İstanbul \u212aey the", "Café Über straße ﬁle", "x" * 70,
+              " ".join(f"w{i}" for i in range(80)) + " the"]  # (past 64 ASCII words: every word by the set)
+    for title in titles:
+        words_of_title = set(text.WORDS.findall(title.lower())) | set(title.lower().split())
+        got = compiled._text.text_stats(texts, words_of_title)
+        assert got is not None and np.array_equal(got, text.text_counts(texts, words_of_title)), title
+        assert got[:, 7].sum() > 100  # title words found
+
 def test_hint_rule_read_off_the_markup_drops_what_the_tree_filter_drops(gold_html):
     rng = random.Random(5)
     made = [f"<html><body>{random_page(rng, tags=TAGS + HINTED)}<img class=social><br class=nav></body></html>"

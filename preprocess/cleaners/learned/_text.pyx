@@ -1,6 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled twin of ``text.text_counts``: per-block counts of characters, words, punctuation, stop words,
 capitalised and title words, one pass over each block's characters."""
+from libc.string cimport memcmp, memcpy
+
 import numpy as np
 
 include "_unicode.pxi"
@@ -15,8 +17,10 @@ def set_stop_words(words):
     """The stop-word list of :func:`text_stats`: lower-case a-z words of at most 12 letters."""
     global _n_stop
     keys = sorted(_letters_key(w) for w in words)
-    if len(keys) > 512 or any(not (w.isascii() and w.isalpha() and w.islower() and len(w) <= 12) for w in words):
-        raise ValueError("stop words: at most 512 lower-case a-z words of 12 letters or fewer")
+    if len(keys) > 512 or any(not (w.isascii() and w.isalpha() and w.islower() and len(w) <= 12) or "k" in w
+                              for w in words):
+        raise ValueError("stop words: at most 512 lower-case a-z words of 12 letters or fewer, none with a k "
+                         "(U+212A lowers to it: text_stats reads a word with it as no stop word)")
     for i, k in enumerate(keys):
         _stop_keys[i] = k
     _n_stop = len(keys)
@@ -54,13 +58,31 @@ def text_stats(list texts, title_words):
     cdef void *data
     cdef Py_UCS4 c, last
     cdef double nw, commas, stops, n_stop, n_cap, n_title
-    cdef bint ascii, letters, check_title
+    cdef bint letters, word_ascii, check_title
     cdef unsigned long long key
     cdef unsigned char lowbuf[64]
     out = np.zeros((n, 8), dtype=np.float64)
     cdef double[:, ::1] o = out
     if not _n_stop:
         raise RuntimeError("_text.set_stop_words was never called (import preprocess.cleaners.learned.features)")
+    # the title's ASCII words in one buffer (an ASCII word of the text can equal no other); n_tw -1: too many,
+    # each word then looked up in the set
+    cdef unsigned char tbuf[2048]
+    cdef Py_ssize_t t_at[64]
+    cdef Py_ssize_t t_len[64]
+    cdef Py_ssize_t pos = 0
+    cdef int n_tw = 0, q
+    cdef bytes wb
+    for w in title_words:
+        if isinstance(w, str) and (<str> w).isascii():
+            if n_tw == 64 or pos + len(<str> w) > 2048:
+                n_tw = -1
+                break
+            wb = (<str> w).encode("ascii")
+            memcpy(tbuf + pos, <const char *> wb, len(wb))
+            t_at[n_tw], t_len[n_tw] = pos, len(wb)
+            pos += len(wb)
+            n_tw += 1
     for b in range(n):
         t = <str> texts[b]
         m = len(t)
@@ -68,7 +90,6 @@ def text_stats(list texts, title_words):
             return None
         kind = PyUnicode_KIND(t)
         data = PyUnicode_DATA(t)
-        ascii = kind == 1 and t.isascii()
         if Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, 0)) or Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, m - 1)):
             return None
         nw = 1
@@ -89,17 +110,8 @@ def text_stats(list texts, title_words):
         if last == u'.':
             stops += 1
         check_title = title_words and nw < 40
-        if not ascii:
-            low = t.lower().split()
-            if len(low) != nw:
-                return None
-            for word in low:
-                if word in _STOP:
-                    n_stop += 1
-                if check_title and word in title_words:
-                    n_title += 1
         w0 = 0
-        while w0 < m:  # each word: capitalised? and, ASCII texts, stop word? title word?
+        while w0 < m:  # each word: capitalised? stop word? title word?
             c = PyUnicode_READ(kind, data, w0)
             if 65 <= c <= 90:
                 n_cap += 1
@@ -111,12 +123,14 @@ def text_stats(list texts, title_words):
                     n_cap += 1
             i = w0
             key = 0
-            letters = True
+            letters = word_ascii = True
             while i < m:
                 c = PyUnicode_READ(kind, data, i)
                 if c == u' ':
                     break
-                if ascii:
+                if c >= 128:
+                    word_ascii = letters = False
+                elif word_ascii:
                     if 65 <= c <= 90:
                         c = <Py_UCS4> (<unsigned long long> c + 32)
                     if i - w0 < 64:
@@ -126,11 +140,20 @@ def text_stats(list texts, title_words):
                     else:
                         letters = False
                 i += 1
-            if ascii:
-                if letters and _is_stop(key):
-                    n_stop += 1
-                if check_title and (PyUnicode_FromKindAndData(1, lowbuf, i - w0) if i - w0 <= 64
-                                    else t[w0:i].lower()) in title_words:
+            # a word with a character past ASCII is no stop word: its str.lower() is not all a-z (U+212A, the one
+            # character that lowers into ASCII, gives "k", which no stop word has: set_stop_words checks)
+            if letters and _is_stop(key):
+                n_stop += 1
+            # per word, str.lower() is the word of the text's lower(): spaces split both (no character lowers to
+            # a space), and the final-sigma rule does not look past a space
+            if check_title:
+                if word_ascii and i - w0 <= 64 and n_tw >= 0:  # against the title's ASCII words, in C
+                    for q in range(n_tw):
+                        if t_len[q] == i - w0 and memcmp(tbuf + t_at[q], lowbuf, i - w0) == 0:
+                            n_title += 1
+                            break
+                elif (PyUnicode_FromKindAndData(1, lowbuf, i - w0) if word_ascii and i - w0 <= 64
+                      else t[w0:i].lower()) in title_words:
                     n_title += 1
             w0 = i + 1
         o[b, 0] = m
