@@ -31,6 +31,12 @@ def test_equal_on_edge_cases(text):
     assert compiled_tokens(text) == N.tokens_python(text)
 
 
+
+def test_equal_on_every_ascii_character():  # (the compiled classes answer ASCII without the Unicode tables)
+    for c in map(chr, range(128)):
+        text = f"a{c}b 1{c}2 {c} {c}{c}x9"
+        assert compiled_tokens(text) == N.tokens_python(text), repr(text)
+
 def test_equal_on_random_text():
     rng = random.Random(25)
     pool = "aZ_09 \t\n.,;'\"-–()٣५①²ⅫßéÅ\u0301\u00a0\u2003\u200b\u3000日本語カナ한국🙂\x1c\x85\u2028#$%"

@@ -24,6 +24,20 @@ def tokens(str text):
     return " ".join([line for line in tokens_lines(text, False) if line])
 
 
+cdef inline bint is_alnum(Py_UCS4 c) noexcept:
+    """``Py_UNICODE_ISALNUM``, ASCII answered without its table lookups (there: 0-9, A-Z, a-z)."""
+    if c < 128:
+        return 48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122
+    return Py_UNICODE_ISALNUM(c)
+
+
+cdef inline bint is_decimal(Py_UCS4 c) noexcept:
+    """``Py_UNICODE_ISDECIMAL``, ASCII answered without its table lookup (there: 0-9)."""
+    if c < 128:
+        return 48 <= c <= 57
+    return Py_UNICODE_ISDECIMAL(c)
+
+
 cdef inline bint is_cjk(Py_UCS4 c):
     """``normalize._CJK``: Han, iteration marks, hiragana, katakana (split into one token each)."""
     return (0x3005 <= c <= 0x3007 or 0x3041 <= c <= 0x3096 or 0x309d <= c <= 0x309f or 0x30a1 <= c <= 0x30fa
@@ -55,11 +69,11 @@ def tokens_lines(str text, bint cjk):
             if Py_UNICODE_ISSPACE(c):
                 word = False
                 continue
-            alone = cjk and is_cjk(c)
+            alone = cjk and c >= 0x3005 and is_cjk(c)
             if alone:
                 word = False
-            if c == 95 or Py_UNICODE_ISALNUM(c):
-                if Py_UNICODE_ISDECIMAL(c):
+            if c == 95 or is_alnum(c):
+                if is_decimal(c):
                     if word and digits:
                         continue  # the run is already one 0
                     c = 48
