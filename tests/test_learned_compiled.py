@@ -152,7 +152,6 @@ def test_text_counts_fall_back_to_python_for_texts_that_are_not_single_spaced():
     assert counts[2, 5:].tolist() == [1, 2, 1]  # stop words: the; capitalised: The, End.; title words: end.
 
 
-
 def test_text_counts_of_words_past_ascii_and_of_title_words_equal_pythons():
     # the compiled counts read a word with a character past ASCII as no stop word and look it up in the title's
     # words by its own str.lower(); ASCII words are compared with the title's ASCII words in C
@@ -170,6 +169,7 @@ def test_text_counts_of_words_past_ascii_and_of_title_words_equal_pythons():
         assert got is not None and np.array_equal(got, text.text_counts(texts, words_of_title)), title
         assert got[:, 7].sum() > 100  # title words found
 
+
 def test_hint_rule_read_off_the_markup_drops_what_the_tree_filter_drops(gold_html):
     rng = random.Random(5)
     made = [f"<html><body>{random_page(rng, tags=TAGS + HINTED)}<img class=social><br class=nav></body></html>"
@@ -185,7 +185,6 @@ def test_hint_rule_read_off_the_markup_drops_what_the_tree_filter_drops(gold_htm
         assert deferred.stats.counts == on_tree.stats.counts, h[:300]
         dropped += on_tree.stats.counts.get("hints.elements_dropped", 0)
     assert dropped > 2000
-
 
 
 def test_the_hint_verdict_in_c_is_the_tree_filters_on_case_entities_and_non_ascii_values():
@@ -208,6 +207,7 @@ def test_the_hint_verdict_in_c_is_the_tree_filters_on_case_entities_and_non_asci
         on_tree.count(*on_tree.drop_from(tree.body))
         assert asdict(blocks.split_body(HTMLTree.parse(h), hints=deferred)) == asdict(blocks.split_body(tree)), h
         assert deferred.stats.counts == on_tree.stats.counts, h
+
 
 def test_a_learned_pipeline_with_drop_hinted_writes_what_the_tree_path_writes(gold_html, monkeypatch):
     opts = CleanOptions(cleaner="learned", drop_hinted=True, max_link_density=0.5)

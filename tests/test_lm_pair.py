@@ -91,7 +91,6 @@ def test_equal_on_random_text(pair):
     assert 100 < got.count(None) < 2000  # texts without a word are None, the others scored
 
 
-
 def test_equal_on_near_misses_of_vocabulary_words(pair):
     # the word table keeps a word's first 8 bytes in its slot and compares the rest apart: words that share
     # those bytes with a vocabulary word, or are one byte longer or shorter, must not take its indices
@@ -119,6 +118,7 @@ def test_the_word_table_compares_whole_words(pair):
         mapped = " ".join(t if t in vocab else P.OOV for t in toks).encode()
         return (pair.boiler.score(mapped) - pair.content.score(mapped)) * P.LOG2_10 / (len(toks) + 1)
     assert same(small.score_many(texts, P.LOG2_10, None), [python(t) for t in texts])
+
 
 def test_a_model_object_of_another_layout_is_refused_and_the_python_loop_runs(pair, monkeypatch):
     with pytest.raises(ValueError, match="layout"):

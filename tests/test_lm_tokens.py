@@ -31,11 +31,11 @@ def test_equal_on_edge_cases(text):
     assert compiled_tokens(text) == N.tokens_python(text)
 
 
-
 def test_equal_on_every_ascii_character():  # (the compiled classes answer ASCII without the Unicode tables)
     for c in map(chr, range(128)):
         text = f"a{c}b 1{c}2 {c} {c}{c}x9"
         assert compiled_tokens(text) == N.tokens_python(text), repr(text)
+
 
 def test_equal_on_random_text():
     rng = random.Random(25)

@@ -234,6 +234,8 @@ cdef class CompiledPair:
             pair_add_word(&self.scorer, b, len(b))
             end += len(b)
             ends.push_back(end)
+        if end >= 0xFFFFFFFF:  # (the word table keeps 32-bit offsets and lengths)
+            raise ValueError("the vocabulary's words hold 4 GiB or more")
         pair_index_words(&self.scorer, ends.data(), ends.size())
 
     def score_many(self, list norms, double log2_10, fallback, bint words_only=False):
