@@ -39,11 +39,14 @@ cdef object _verdict(cls, ident, tuple unlikely, maybe):
     return v
 
 
-cdef tuple _class_and_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
-    """The ``class`` and ``id`` attribute values (None when absent) of the attributes ``markup[lo:hi]``:
-    lexbor writes each as `` name="value"`` with ``"`` and ``&`` escaped."""
-    cdef Py_ssize_t i = lo, j
-    cls = ident = None
+cdef bint _class_id_ranges(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t *v_lo,
+                           Py_ssize_t *v_hi) noexcept:
+    """Where the ``class`` (0) and ``id`` (1) values of the attributes ``markup[lo:hi]`` sit, the first of each
+    (``v_lo[q]`` -1 when absent): lexbor writes each as `` name="value"`` with ``"`` and ``&`` escaped. False when
+    a value's quote is not closed."""
+    cdef Py_ssize_t i = lo, j, k
+    cdef int q
+    v_lo[0] = v_lo[1] = -1
     while i < hi:
         while i < hi and PyUnicode_READ(kind, data, i) == u' ':
             i += 1
@@ -51,17 +54,28 @@ cdef tuple _class_and_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
         while j < hi and PyUnicode_READ(kind, data, j) != u'=' and PyUnicode_READ(kind, data, j) != u' ':
             j += 1
         if j + 1 < hi and PyUnicode_READ(kind, data, j) == u'=' and PyUnicode_READ(kind, data, j + 1) == u'"':
-            k = find(kind, data, j + 2, hi, '"')
+            k = find_char(kind, data, j + 2, hi, u'"')
             if k < 0:
-                return None
-            if j - i == 5 and at(kind, data, i, hi, "class") and cls is None:
-                cls = _unescaped(_slice(kind, data, j + 2, k))
-            elif j - i == 2 and at(kind, data, i, hi, "id") and ident is None:
-                ident = _unescaped(_slice(kind, data, j + 2, k))
+                return False
+            q = 0 if j - i == 5 and at(kind, data, i, hi, "class") else (
+                1 if j - i == 2 and at(kind, data, i, hi, "id") else -1)
+            if q >= 0 and v_lo[q] < 0:
+                v_lo[q], v_hi[q] = j + 2, k
             i = k + 1
         else:
             i = j + 1
-    return cls, ident
+    return True
+
+
+cdef tuple _class_and_id(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
+    """The ``class`` and ``id`` attribute values (None when absent) of the attributes ``markup[lo:hi]``, unescaped;
+    None when a value's quote is not closed."""
+    cdef Py_ssize_t v_lo[2]
+    cdef Py_ssize_t v_hi[2]
+    if not _class_id_ranges(kind, data, lo, hi, v_lo, v_hi):
+        return None
+    return (None if v_lo[0] < 0 else _unescaped(_slice(kind, data, v_lo[0], v_hi[0])),
+            None if v_lo[1] < 0 else _unescaped(_slice(kind, data, v_lo[1], v_hi[1])))
 
 
 cdef extern from *:
@@ -115,7 +129,8 @@ cdef int _set_words(tuple unlikely, maybe) except -1:
         _maybe_of = maybe
         _maybe_words.n = -1
         pattern = getattr(maybe, "pattern", None)
-        if isinstance(pattern, str) and getattr(maybe, "flags", 0) & _re.IGNORECASE and _re.fullmatch(r"[a-z]+(\|[a-z]+)*", pattern):
+        if isinstance(pattern, str) and getattr(maybe, "flags", 0) & _re.IGNORECASE \
+                and _re.fullmatch(r"[a-z]+(\|[a-z]+)*", pattern):  # a plain alternation of words
             _fill(&_maybe_words, pattern.split("|"))
     return 0
 
@@ -166,48 +181,30 @@ cdef bint _ascii_range(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexc
 
 
 cdef int _c_verdict(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
-    """The hint rule for the element whose attributes are ``markup[lo:hi]``, its ``class`` and ``id`` found as
-    ``_class_and_id`` finds them: -1 no unlikely word (no candidate), 0 a candidate, 1 exempt (a "maybe" word);
+    """The hint rule for the element whose attributes are ``markup[lo:hi]`` (its ``class`` and ``id`` as
+    ``_class_id_ranges`` finds them): -1 no unlikely word (no candidate), 0 a candidate, 1 exempt (a "maybe" word);
     -2 unsure, ask the exact way (``_class_and_id``, ``_verdict``)."""
-    cdef Py_ssize_t i = lo, j, k, v_lo[2], v_hi[2]
-    cdef int r, q, n_values = 0
-    cdef bint cls = False, ident = False, word = False
-    if _unlikely_words.n < 0:
+    cdef Py_ssize_t v_lo[2]
+    cdef Py_ssize_t v_hi[2]
+    cdef int q, r
+    cdef bint word = False
+    if _unlikely_words.n < 0 or not _class_id_ranges(kind, data, lo, hi, v_lo, v_hi):
         return -2
-    while i < hi:
-        while i < hi and PyUnicode_READ(kind, data, i) == u' ':
-            i += 1
-        j = i + 1
-        while j < hi and PyUnicode_READ(kind, data, j) != u'=' and PyUnicode_READ(kind, data, j) != u' ':
-            j += 1
-        if j + 1 < hi and PyUnicode_READ(kind, data, j) == u'=' and PyUnicode_READ(kind, data, j + 1) == u'"':
-            k = find_char(kind, data, j + 2, hi, u'"')
-            if k < 0:
+    for q in range(2):
+        if v_lo[q] >= 0:
+            r = _value_words(&_unlikely_words, kind, data, v_lo[q], v_hi[q])
+            if r < 0:
                 return -2
-            if (j - i == 5 and not cls and at(kind, data, i, hi, "class")) or \
-                    (j - i == 2 and not ident and at(kind, data, i, hi, "id")):
-                if j - i == 5:
-                    cls = True
-                else:
-                    ident = True
-                r = _value_words(&_unlikely_words, kind, data, j + 2, k)
-                if r < 0:
-                    return -2
-                word = word or r == 1
-                v_lo[n_values], v_hi[n_values] = j + 2, k
-                n_values += 1
-            i = k + 1
-        else:
-            i = j + 1
+            word = word or r == 1
     if not word:
         return -1
     if _maybe_words.n < 0:
         return -2
-    for q in range(n_values):
-        if not _ascii_range(kind, data, v_lo[q], v_hi[q]):
+    for q in range(2):
+        if v_lo[q] >= 0 and not _ascii_range(kind, data, v_lo[q], v_hi[q]):
             return -2
-    for q in range(n_values):
-        if _value_words(&_maybe_words, kind, data, v_lo[q], v_hi[q]) == 1:
+    for q in range(2):
+        if v_lo[q] >= 0 and _value_words(&_maybe_words, kind, data, v_lo[q], v_hi[q]) == 1:
             return 1
     return 0
 
