@@ -24,11 +24,6 @@ def set_stop_words(words):
     for i, k in enumerate(keys):
         _stop_keys[i] = k
     _n_stop = len(keys)
-    global _STOP
-    _STOP = frozenset(words)
-
-
-_STOP = frozenset()
 
 
 def _letters_key(str w):
