@@ -8,7 +8,8 @@ WARC files under build/bench (webprune.benchdata.pack_cleaning_pages). Every web
 Parts (all by default; ``--parts`` picks some):
   parsers   parse only, one core: lxml vs lexbor (why webprune parses with resiliparse)
   speed     17,226 records in 4 files, 1 worker: tags, each DOM cleaner with hints and links, the full
-            pipeline with pruning; pyplexity's tag remover on the same pages x6 in the same run (ratios), and
+            pipeline with pruning; pyplexity's tag remover on the same pages x6 in the same run, before and
+            after the webprune rows (every ratio is to the mean of the two: the machine drifts), and
             its whole pipeline (tag remover + bulk-perplexity's processor, with a stand-in bigram model built
             from ../shared/data/lm by scripts/peers/pyplexity_model.py: its own models are downloads) x1
   scaling   20,097 records in 8 files, tags: 1 vs 2 workers (the cleaning pass, start-up apart)
@@ -120,9 +121,22 @@ def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list
                         ["--cleaner", "learned", *HL, "--prune-model", rec_model], None))
     if only:
         configs = [c for c in configs if any(o in c[0] for o in only)]
+    measured = []
+    for label, args, env in configs:
+        s = run_cli(files, args, workers=1, env=env)
+        measured.append((label, s["written"] / s["process_wall_s"], 1000 * worker_cpu_s(s) / s["records"], s))
+    # the tag remover again after the webprune rows: the machine's speed drifts over the run (pyplexity's own
+    # figure moved by a third between runs of this command), so every ratio is to the mean of the two
+    after = pyplexity(6) if peer and measured else None
+    bracket = ""
+    if after:
+        bracket = f"; before / after the webprune rows: {peer_ms(peer):.2f} / {peer_ms(after):.2f} ms"
+        peer = {**peer, "docs": peer["docs"] + after["docs"], "seconds": peer["seconds"] + after["seconds"],
+                "cpu_seconds": peer["cpu_seconds"] + after["cpu_seconds"], "errors": peer["errors"] + after["errors"],
+                "docs_per_s": round((peer["docs"] + after["docs"]) / (peer["seconds"] + after["seconds"]), 2)}
     rows, rates = [], {}
-    peer_cpu = 1000 * peer["cpu_seconds"] / peer["docs"] if peer else None
-    full_cpu = 1000 * full["cpu_seconds"] / full["docs"] if full else None
+    peer_cpu = peer_ms(peer) if peer else None
+    full_cpu = peer_ms(full) if full else None
 
     def ratio(ref, cpu):
         return f"{ref / cpu:.2f}" if ref else ""
@@ -131,16 +145,14 @@ def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list
         return f" ({result['errors']} pages raised)" if result["errors"] else ""
 
     if peer:
-        rows.append([f"pyplexity {peer.get('version', '')} tag remover, in-process, pages in memory{errors(peer)}",
-                     f"{peer['docs']:,}", peer["docs_per_s"], "1.00", peer_cpu, "1.00", ratio(full_cpu, peer_cpu)])
+        rows.append([f"pyplexity {peer.get('version', '')} tag remover, in-process, pages in memory{bracket}"
+                     f"{errors(peer)}", f"{peer['docs']:,}", peer["docs_per_s"], "1.00", peer_cpu, "1.00",
+                     ratio(full_cpu, peer_cpu)])
     if full:
         rows.append([f"pyplexity {full.get('version', '')} tag remover + bulk-perplexity's processor (stand-in "
                      f"bigram model, pyplexity_model.py){errors(full)}", f"{full['docs']:,}", full["docs_per_s"],
                      f"{full['docs_per_s'] / peer['docs_per_s']:.2f}", full_cpu, ratio(peer_cpu, full_cpu), "1.00"])
-    for label, args, env in configs:
-        s = run_cli(files, args, workers=1, env=env)
-        rate = s["written"] / s["process_wall_s"]
-        cpu = 1000 * worker_cpu_s(s) / s["records"]
+    for label, rate, cpu, s in measured:
         rates[label] = 1000 / cpu
         rows.append([f"webprune `{label}`", f"{s['records']:,}", rate,
                      f"{rate / peer['docs_per_s']:.2f}" if peer else "", cpu, ratio(peer_cpu, cpu),
@@ -151,6 +163,11 @@ def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list
     table(["run", "records", "docs/s (wall)", "x pyplexity (wall)", "CPU ms/record", "x pyplexity (CPU)",
            "x pyplexity+perplexity (CPU)"], rows)
     return rates
+
+
+def peer_ms(result: dict) -> float:
+    """A pyplexity result's CPU milliseconds a page."""
+    return 1000 * result["cpu_seconds"] / result["docs"]
 
 
 def worker_cpu_s(stats: dict) -> float:
