@@ -1,0 +1,271 @@
+#!/usr/bin/env python
+"""A fast held-out proxy for learned-cleaner experiments: decisions and new columns scored in minutes, not a
+full ``eval-cleaning`` run.
+
+    scripts/train_learned.py --loso build/learned/loso --all build/learned/all.json --cache build/learned/cache.pkl
+    scripts/proxy_learned.py base                       # the held-out models' proxy figures
+    scripts/proxy_learned.py smooth                     # + context smoothing of their margins (nested choice)
+    scripts/proxy_learned.py columns MOD:FN --splits wcxb-dev-f0,wcxb-dev-f1 --out a.pkl   # retrain, extra columns
+    scripts/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
+
+Pages: ``train_learned.py``'s cache (both views: as is, after the hint rule). Every page is scored by the model
+that never saw it (its set's, or its WCXB host fold's, from ``--models``). The proxy scores the kept blocks
+alone (no title, no later filter): word-LCS F1 on the five article sets (the words the exact alignment with the
+gold uses, as the labels), WCXB's bag-of-words F1 on wcxb-dev; the macro mean over pages per set and page type.
+It ranks variants; the figures to report come from ``webprune eval-cleaning`` (docs/cleaning.md).
+
+``smooth``: a block's margin moved toward the character-weighted mean margin of (a) the blocks whose element
+shares its signature, (b) the blocks under its parent element and (c) the two blocks either side, by weights
+chosen on the other splits' pages (held-out split by split; the objective: the mean of the five sets and of
+wcxb-dev's seven page types). ``columns MOD:FN``: ``FN(page) -> (blocks x k)`` appended to every row, the
+held-out models of ``--splits`` retrained as ``train_learned.train`` trains them (same sampling, weights and
+parameters), their margins saved for ``report``; ``scripts.proxy_learned:noise_column`` (random numbers) is
+the yardstick: how far retraining with a column that says nothing moves the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import itertools
+import math
+import os
+import pickle
+import sys
+import time
+from bisect import bisect_left
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import scripts.train_learned as TL  # noqa: E402
+from eval.cleaning.gold import gold_pages  # noqa: E402
+from eval.cleaning.score import tokens  # noqa: E402
+from preprocess.cleaners.learned.features import TokenVocab, page_features  # noqa: E402
+from preprocess.cleaners.learned.model import load_model  # noqa: E402
+from webprune.benchdata import shared_data  # noqa: E402
+
+ARTICLE_SETS = ["cleaneval-dev", "cleaneval-final", "cleanportaleval", "dragnet", "l3s-gn1"]
+CUT = math.log(TL.THRESHOLD / (1 - TL.THRESHOLD))
+
+
+class View:
+    """One view of one page: held-out margins and what scoring a kept-block mask needs."""
+
+    def __init__(self, blocks, margin: np.ndarray, gold: list[str], bag: bool):
+        per = [tokens(t) for t in blocks.texts]
+        self.margin = margin
+        self.words = np.array([len(w) for w in per], dtype=np.int64)
+        self.chars = np.array([len(t) for t in blocks.texts], dtype=np.float64)
+        self.gold = len(gold)
+        if bag:  # WCXB: bags of words; per block its words' ids in the page's vocabulary
+            vocab: dict[str, int] = {}
+            ids = [vocab.setdefault(w, len(vocab)) for ws in per for w in ws]
+            self.ids, self.block_of = np.array(ids, dtype=np.int64), np.repeat(np.arange(len(per)), self.words)
+            self.gold_bag = np.zeros(len(vocab), dtype=np.int64)
+            for w in gold:
+                if w in vocab:
+                    self.gold_bag[vocab[w]] += 1
+            self.hits = None
+        else:  # the article sets: the words the exact LCS with the gold uses
+            hit = np.r_[0, np.cumsum(TL.aligned([w for ws in per for w in ws], gold))]
+            ends = np.cumsum(self.words)
+            self.hits = hit[ends] - hit[ends - self.words]
+        owner = np.asarray(blocks.owner, dtype=np.int64)
+        self.context = _context(blocks, owner, self.chars)
+
+    def f1(self, keep: np.ndarray) -> float:
+        kept = self.words[keep].sum()
+        if self.hits is not None:
+            shared = self.hits[keep].sum()
+        else:
+            bag = np.bincount(self.ids[keep[self.block_of]], minlength=len(self.gold_bag))
+            shared = np.minimum(bag, self.gold_bag).sum()
+        if not kept and not self.gold:
+            return 1.0
+        p, r = (shared / kept if kept else 0.0), (shared / self.gold if self.gold else 0.0)
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def _context(blocks, owner: np.ndarray, w: np.ndarray):
+    """Index arrays for :func:`smoothed`: each block's signature group, parent element's block range."""
+    n, has = len(owner), owner >= 0
+    own = np.where(has, owner, 0)
+    if not len(blocks.el_tag):
+        return None
+    sig: dict = {}
+    el_sig = np.array([sig.setdefault(k, len(sig)) for k in zip(blocks.el_tag, blocks.el_names)], dtype=np.int64)
+    group = np.where(has, el_sig[own], -1) + 1
+    parent = np.where(has, np.asarray(blocks.el_parent, dtype=np.int64)[own], -1)
+    first = np.array([bisect_left(blocks.start, a) for a in blocks.el_start], dtype=np.int64)
+    stop = np.array([bisect_left(blocks.start, b) for b in blocks.el_end], dtype=np.int64)
+    p = np.maximum(parent, 0)
+    return group, np.bincount(group), parent >= 0, first[p], stop[p], np.arange(n)
+
+
+def smoothed(v: View, a: float, b: float, c: float) -> np.ndarray:
+    m, w = v.margin, v.chars
+    if v.context is None or not (a or b or c):
+        return m
+    group, size, has_parent, first, stop, idx = v.context
+    cw, cm = np.r_[0, np.cumsum(w)], np.r_[0, np.cumsum(w * m)]
+    g = np.where((group > 0) & (size[group] >= 2),
+                 np.bincount(group, weights=w * m)[group] / np.bincount(group, weights=w)[group], m)
+    den = cw[stop] - cw[first]
+    pm = np.where(has_parent & (den > 0), (cm[stop] - cm[first]) / np.where(den > 0, den, 1), m)
+    lo, hi = np.maximum(idx - 2, 0), np.minimum(idx + 3, len(m))
+    win = (cm[hi] - cm[lo]) / (cw[hi] - cw[lo])
+    return m + a * (g - m) + b * (pm - m) + c * (win - m)
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module, name):  # the cache was written by train_learned.py run as __main__
+        return getattr(TL, name) if module == "__main__" else super().find_class(module, name)
+
+
+def load(cache: Path):
+    with cache.open("rb") as f:
+        return _Unpickler(f).load()
+
+
+def held_out_views(data, models: Path) -> list[tuple]:
+    """(set, name, split, page type, [View per view]) for every cached page, scored by its held-out model."""
+    shared, loaded, out = shared_data(), {}, []
+    for s, pages in data.items():
+        gold = {g.name: g for g in gold_pages(shared, [s])}
+        for p in pages:
+            if p.split not in loaded:
+                m = load_model(str(models / f"{p.split}.json"))
+                loaded[p.split] = (m, TokenVocab(m.vocab))
+            m, tv = loaded[p.split]
+            g = tokens(gold[p.name].gold_text())
+            views = [View(b, m.margin(page_features(b, t, tv, h)[:, :len(m.features)]), g, s == "wcxb-dev")
+                     for b, t, _, _, h in p.views]
+            out.append((s, p.name, p.split, p.page_type, views))
+        print(f"{s}: {len(pages)} pages", file=sys.stderr, flush=True)
+    return out
+
+
+def summary(rows: list[tuple], scores: dict[str, np.ndarray]) -> None:
+    """Per set and WCXB page type, the mean page F1 (x100) of each scored variant."""
+    keys = list(scores)
+    groups = defaultdict(list)
+    for i, (s, _, _, ptype, _) in enumerate(rows):
+        groups[s].append(i)
+        if ptype:
+            groups[f"  {ptype}"].append(i)
+    print("| pages | n | " + " | ".join(keys) + " |")
+    print("|---|---:|" + "---:|" * len(keys))
+    for g, idx in groups.items():
+        print(f"| {g} | {len(idx)} | " + " | ".join(f"{100 * scores[k][idx].mean():.2f}" for k in keys) + " |")
+
+
+def objective(rows, f: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    sets = np.array([r[0] for r in rows])
+    types = np.array([r[3] for r in rows])
+    parts = [f[mask & (sets == s)].mean(0) for s in ARTICLE_SETS if (mask & (sets == s)).any()]
+    wcxb = mask & (sets == "wcxb-dev")
+    per_type = [f[wcxb & (types == t)].mean(0) for t in sorted(set(types[wcxb]))]
+    if per_type:
+        parts.append(np.mean(per_type, axis=0))
+    return np.mean(parts, axis=0)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("what", choices=["base", "smooth", "columns", "report"])
+    ap.add_argument("args", nargs="*", help="columns: MOD:FN; report: the pickles `columns` wrote")
+    ap.add_argument("--cache", type=Path, default=Path("build/learned/cache.pkl"))
+    ap.add_argument("--models", type=Path, default=Path("build/learned/loso"))
+    ap.add_argument("--view", type=int, default=0, help="0: the page as is (learned); 1: after the hint rule")
+    ap.add_argument("--splits", default="", help="columns: the held-out splits to retrain (default: all)")
+    ap.add_argument("--out", type=Path, help="columns: where to save the margins")
+    a = ap.parse_args()
+    if not a.cache.is_file():
+        ap.error(f"no cache at {a.cache}: run scripts/train_learned.py with --cache first")
+    data = load(a.cache)
+    if a.what == "columns":
+        if len(a.args) != 1 or ":" not in a.args[0] or not a.out:
+            ap.error("columns takes MOD:FN and --out FILE")
+        mod, fn = a.args[0].split(":")
+        extra = getattr(importlib.import_module(mod), fn)
+        splits = [s for s in a.splits.split(",") if s] or sorted({p.split for ps in data.values() for p in ps})
+        a.out.write_bytes(pickle.dumps(retrain(data, splits, extra)))
+        return 0
+    if not a.models.is_dir():
+        ap.error(f"no held-out models in {a.models}: run scripts/train_learned.py --loso {a.models}")
+    rows = [r for r in held_out_views(data, a.models) if len(r[4]) > a.view]
+    views = [r[4][a.view] for r in rows]
+    base = np.array([v.f1(v.margin >= CUT) for v in views])
+    if a.what == "base":
+        summary(rows, {"held-out models": base})
+    elif a.what == "smooth":
+        steps = (0, .1, .2, .3, .4, .6, .8)
+        combos = [c for c in itertools.product(steps, repeat=3) if sum(c) <= 1.0]
+        f = np.array([[v.f1(smoothed(v, *c) >= CUT) for c in combos] for v in views])
+        splits = np.array([r[2] for r in rows])
+        chosen = np.zeros(len(rows), dtype=np.int64)
+        for s in sorted(set(splits)):
+            j = int(np.argmax(objective(rows, f, splits != s)))
+            chosen[splits == s] = j
+            print(f"{s}: weights (group, parent, window) {combos[j]}", file=sys.stderr)
+        summary(rows, {"held-out models": base, "smoothed, weights chosen without the split":
+                       f[np.arange(len(rows)), chosen]})
+    else:
+        new = {}
+        for path in a.args:
+            new.update(pickle.loads(Path(path).read_bytes()))
+        idx = [i for i, r in enumerate(rows) if (r[0], r[1]) in new]
+        rows, views = [rows[i] for i in idx], [views[i] for i in idx]
+        summary(rows, {"held-out models": base[idx], "retrained with the columns": np.array(
+            [v.f1(new[(r[0], r[1])][a.view] >= CUT) for r, v in zip(rows, views)])})
+    return 0
+
+
+def noise_column(page) -> np.ndarray:
+    """A column of random numbers (seeded by the page's blocks): ``columns scripts.proxy_learned:noise_column``
+    measures how far retraining alone moves the figures, the yardstick for a real column's change."""
+    return np.random.default_rng(len(page.texts) * 7919 + page.chars).random((len(page.texts), 1))
+
+
+def retrain(data, splits: list[str], extra) -> dict:
+    """Held-out margins (per page, per view) of models retrained with ``extra``'s columns appended."""
+    def rows_of(blocks, title, tv, head):
+        return np.hstack([page_features(blocks, title, tv, head), extra(blocks).astype(np.float32)])
+
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    out = {}
+    for held in splits:
+        t0 = time.perf_counter()
+        chosen = {s: [p for p in pages if p.split != held] for s, pages in data.items()}
+        chosen = {s: ps for s, ps in chosen.items() if ps}
+        pages = [p for ps in chosen.values() for p in ps]
+        tv = TokenVocab(TL.choose_vocab(pages, 100, 10))
+        rng = np.random.default_rng(0)
+        per_bench = Counter(TL.BENCHMARK.get(s, s) for s, ps in chosen.items() for _ in ps)
+        Xs, ys, ws = [], [], []
+        for s, ps in chosen.items():  # as train_learned.train: the same sampling, weights and parameters
+            set_weight = len(pages) / (len(per_bench) * per_bench[TL.BENCHMARK.get(s, s)]) \
+                * TL.DEFAULT_BOOST.get(s, 1.0)
+            for page in ps:
+                for blocks, title, lab, wt, head in page.views:
+                    r = np.arange(len(lab))
+                    if len(r) > TL.MAX_BLOCKS:
+                        r = np.sort(rng.choice(r, TL.MAX_BLOCKS, replace=False))
+                    Xs.append(rows_of(blocks, title, tv, head)[r])
+                    ys.append(lab[r])
+                    ws.append(wt[r] * len(lab) / len(r) * set_weight / len(page.views))
+        X, y, w = np.vstack(Xs), np.concatenate(ys), np.concatenate(ws)
+        clf = HistGradientBoostingClassifier(**TL.PARAMS).fit(X, y, sample_weight=w * len(w) / w.sum())
+        for s, ps in data.items():
+            for p in ps:
+                if p.split == held:
+                    out[(s, p.name)] = [clf.decision_function(rows_of(b, t, tv, h)) for b, t, _, _, h in p.views]
+        print(f"{held}: retrained in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())
