@@ -5,6 +5,7 @@ full ``eval-cleaning`` run.
     scripts/train_learned.py --loso build/learned/loso --all build/learned/all.json --cache build/learned/cache.pkl
     scripts/proxy_learned.py base                       # the held-out models' proxy figures
     scripts/proxy_learned.py smooth                     # + context smoothing of their margins (nested choice)
+    scripts/proxy_learned.py stack                      # + a second model on their margins' context
     scripts/proxy_learned.py columns MOD:FN --splits wcxb-dev-f0,wcxb-dev-f1 --out a.pkl   # retrain, extra columns
     scripts/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
 
@@ -17,7 +18,9 @@ It ranks variants; the figures to report come from ``webprune eval-cleaning`` (d
 ``smooth``: a block's margin moved toward the character-weighted mean margin of (a) the blocks whose element
 shares its signature, (b) the blocks under its parent element and (c) the two blocks either side, by weights
 chosen on the other splits' pages (held-out split by split; the objective: the mean of the five sets and of
-wcxb-dev's seven page types). ``columns MOD:FN``: ``FN(page) -> (blocks x k)`` appended to every row, the
+wcxb-dev's seven page types). ``stack``: a second gradient-boosted model on those means (and a 5-block window, the page's mean margin and kept
+share, the group's size, the block's words and position), trained split by split on the other splits' pages'
+held-out margins (a little in its favour: the models behind those margins saw the split). ``columns MOD:FN``: ``FN(page) -> (blocks x k)`` appended to every row, the
 held-out models of ``--splits`` retrained as ``train_learned.train`` trains them (same sampling, weights and
 parameters), their margins saved for ``report``; ``scripts.proxy_learned:noise_column`` (random numbers) is
 the yardstick: how far retraining with a column that says nothing moves the figures.
@@ -40,6 +43,7 @@ import numpy as np
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import scripts.proxy_tries as tries  # noqa: E402
 import scripts.train_learned as TL  # noqa: E402
 from eval.cleaning.gold import gold_pages  # noqa: E402
 from eval.cleaning.score import tokens  # noqa: E402
@@ -60,7 +64,12 @@ class View:
         self.words = np.array([len(w) for w in per], dtype=np.int64)
         self.chars = np.array([len(t) for t in blocks.texts], dtype=np.float64)
         self.gold = len(gold)
-        if bag:  # WCXB: bags of words; per block its words' ids in the page's vocabulary
+        # per block, the words the exact LCS with the gold uses (the training labels' alignment)
+        hit = np.r_[0, np.cumsum(TL.aligned([w for ws in per for w in ws], gold))]
+        ends = np.cumsum(self.words)
+        self.hits = hit[ends] - hit[ends - self.words]
+        self.gold_bag = None
+        if bag:  # WCXB's score: bags of words; per block its words' ids in the page's vocabulary
             vocab: dict[str, int] = {}
             ids = [vocab.setdefault(w, len(vocab)) for ws in per for w in ws]
             self.ids, self.block_of = np.array(ids, dtype=np.int64), np.repeat(np.arange(len(per)), self.words)
@@ -68,17 +77,12 @@ class View:
             for w in gold:
                 if w in vocab:
                     self.gold_bag[vocab[w]] += 1
-            self.hits = None
-        else:  # the article sets: the words the exact LCS with the gold uses
-            hit = np.r_[0, np.cumsum(TL.aligned([w for ws in per for w in ws], gold))]
-            ends = np.cumsum(self.words)
-            self.hits = hit[ends] - hit[ends - self.words]
         owner = np.asarray(blocks.owner, dtype=np.int64)
         self.context = _context(blocks, owner, self.chars)
 
     def f1(self, keep: np.ndarray) -> float:
         kept = self.words[keep].sum()
-        if self.hits is not None:
+        if self.gold_bag is None:
             shared = self.hits[keep].sum()
         else:
             bag = np.bincount(self.ids[keep[self.block_of]], minlength=len(self.gold_bag))
@@ -103,21 +107,6 @@ def _context(blocks, owner: np.ndarray, w: np.ndarray):
     stop = np.array([bisect_left(blocks.start, b) for b in blocks.el_end], dtype=np.int64)
     p = np.maximum(parent, 0)
     return group, np.bincount(group), parent >= 0, first[p], stop[p], np.arange(n)
-
-
-def smoothed(v: View, a: float, b: float, c: float) -> np.ndarray:
-    m, w = v.margin, v.chars
-    if v.context is None or not (a or b or c):
-        return m
-    group, size, has_parent, first, stop, idx = v.context
-    cw, cm = np.r_[0, np.cumsum(w)], np.r_[0, np.cumsum(w * m)]
-    g = np.where((group > 0) & (size[group] >= 2),
-                 np.bincount(group, weights=w * m)[group] / np.bincount(group, weights=w)[group], m)
-    den = cw[stop] - cw[first]
-    pm = np.where(has_parent & (den > 0), (cm[stop] - cm[first]) / np.where(den > 0, den, 1), m)
-    lo, hi = np.maximum(idx - 2, 0), np.minimum(idx + 3, len(m))
-    win = (cm[hi] - cm[lo]) / (cw[hi] - cw[lo])
-    return m + a * (g - m) + b * (pm - m) + c * (win - m)
 
 
 class _Unpickler(pickle.Unpickler):
@@ -175,7 +164,7 @@ def objective(rows, f: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=["base", "smooth", "columns", "report"])
+    ap.add_argument("what", choices=["base", "smooth", "stack", "columns", "report"])
     ap.add_argument("args", nargs="*", help="columns: MOD:FN; report: the pickles `columns` wrote")
     ap.add_argument("--cache", type=Path, default=Path("build/learned/cache.pkl"))
     ap.add_argument("--models", type=Path, default=Path("build/learned/loso"))
@@ -201,10 +190,12 @@ def main() -> int:
     base = np.array([v.f1(v.margin >= CUT) for v in views])
     if a.what == "base":
         summary(rows, {"held-out models": base})
+    elif a.what == "stack":
+        summary(rows, {"held-out models": base, "second model on their margins' context": tries.stacked(rows, views)})
     elif a.what == "smooth":
         steps = (0, .1, .2, .3, .4, .6, .8)
         combos = [c for c in itertools.product(steps, repeat=3) if sum(c) <= 1.0]
-        f = np.array([[v.f1(smoothed(v, *c) >= CUT) for c in combos] for v in views])
+        f = np.array([[v.f1(tries.smoothed(v, *c) >= CUT) for c in combos] for v in views])
         splits = np.array([r[2] for r in rows])
         chosen = np.zeros(len(rows), dtype=np.int64)
         for s in sorted(set(splits)):
