@@ -7,6 +7,7 @@ full ``eval-cleaning`` run.
     scripts/proxy_learned.py smooth                     # + context smoothing of their margins (nested choice)
     scripts/proxy_learned.py stack                      # + a second model on their margins' context
     scripts/proxy_learned.py columns MOD:FN --splits wcxb-dev-f0,wcxb-dev-f1 --out a.pkl   # retrain, extra columns
+    scripts/proxy_learned.py columns none --balance-types --out b.pkl   # retrain, each WCXB page type weighing the same
     scripts/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
 
 Pages: ``train_learned.py``'s cache (both views: as is, after the hint rule). Every page is scored by the model
@@ -36,7 +37,7 @@ import pickle
 import sys
 import time
 from bisect import bisect_left
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -171,17 +172,18 @@ def main() -> int:
     ap.add_argument("--view", type=int, default=0, help="0: the page as is (learned); 1: after the hint rule")
     ap.add_argument("--splits", default="", help="columns: the held-out splits to retrain (default: all)")
     ap.add_argument("--out", type=Path, help="columns: where to save the margins")
+    ap.add_argument("--balance-types", action="store_true", help="columns: each WCXB page type weighs the same")
     a = ap.parse_args()
     if not a.cache.is_file():
         ap.error(f"no cache at {a.cache}: run scripts/train_learned.py with --cache first")
     data = load(a.cache)
     if a.what == "columns":
-        if len(a.args) != 1 or ":" not in a.args[0] or not a.out:
-            ap.error("columns takes MOD:FN and --out FILE")
-        mod, fn = a.args[0].split(":")
-        extra = getattr(importlib.import_module(mod), fn)
+        if len(a.args) != 1 or not a.out or (a.args[0] != "none" and ":" not in a.args[0]):
+            ap.error("columns takes MOD:FN (or none) and --out FILE")
+        extra = None if a.args[0] == "none" else getattr(importlib.import_module(a.args[0].split(":")[0]),
+                                                          a.args[0].split(":")[1])
         splits = [s for s in a.splits.split(",") if s] or sorted({p.split for ps in data.values() for p in ps})
-        a.out.write_bytes(pickle.dumps(retrain(data, splits, extra)))
+        a.out.write_bytes(pickle.dumps(retrain(data, splits, extra, a.balance_types)))
         return 0
     if not a.models.is_dir():
         ap.error(f"no held-out models in {a.models}: run scripts/train_learned.py --loso {a.models}")
@@ -210,7 +212,7 @@ def main() -> int:
             new.update(pickle.loads(Path(path).read_bytes()))
         idx = [i for i, r in enumerate(rows) if (r[0], r[1]) in new]
         rows, views = [rows[i] for i in idx], [views[i] for i in idx]
-        summary(rows, {"held-out models": base[idx], "retrained with the columns": np.array(
+        summary(rows, {"held-out models": base[idx], "retrained": np.array(
             [v.f1(new[(r[0], r[1])][a.view] >= CUT) for r, v in zip(rows, views)])})
     return 0
 
@@ -221,10 +223,12 @@ def noise_column(page) -> np.ndarray:
     return np.random.default_rng(len(page.texts) * 7919 + page.chars).random((len(page.texts), 1))
 
 
-def retrain(data, splits: list[str], extra) -> dict:
-    """Held-out margins (per page, per view) of models retrained with ``extra``'s columns appended."""
+def retrain(data, splits: list[str], extra, balance_types: bool = False) -> dict:
+    """Held-out margins (per page, per view) of models retrained with ``extra``'s columns appended (None: none);
+    ``balance_types``: each WCXB page type weighs the same within its set (``train_learned --balance-types``)."""
     def rows_of(blocks, title, tv, head):
-        return np.hstack([page_features(blocks, title, tv, head), extra(blocks).astype(np.float32)])
+        rows = page_features(blocks, title, tv, head)
+        return rows if extra is None else np.hstack([rows, extra(blocks).astype(np.float32)])
 
     from sklearn.ensemble import HistGradientBoostingClassifier
     out = {}
@@ -234,22 +238,8 @@ def retrain(data, splits: list[str], extra) -> dict:
         chosen = {s: ps for s, ps in chosen.items() if ps}
         pages = [p for ps in chosen.values() for p in ps]
         tv = TokenVocab(TL.choose_vocab(pages, 100, 10))
-        rng = np.random.default_rng(0)
-        per_bench = Counter(TL.BENCHMARK.get(s, s) for s, ps in chosen.items() for _ in ps)
-        Xs, ys, ws = [], [], []
-        for s, ps in chosen.items():  # as train_learned.train: the same sampling, weights and parameters
-            set_weight = len(pages) / (len(per_bench) * per_bench[TL.BENCHMARK.get(s, s)]) \
-                * TL.DEFAULT_BOOST.get(s, 1.0)
-            for page in ps:
-                for blocks, title, lab, wt, head in page.views:
-                    r = np.arange(len(lab))
-                    if len(r) > TL.MAX_BLOCKS:
-                        r = np.sort(rng.choice(r, TL.MAX_BLOCKS, replace=False))
-                    Xs.append(rows_of(blocks, title, tv, head)[r])
-                    ys.append(lab[r])
-                    ws.append(wt[r] * len(lab) / len(r) * set_weight / len(page.views))
-        X, y, w = np.vstack(Xs), np.concatenate(ys), np.concatenate(ws)
-        clf = HistGradientBoostingClassifier(**TL.PARAMS).fit(X, y, sample_weight=w * len(w) / w.sum())
+        X, y, w = TL.training_rows(chosen, lambda b, t, h: rows_of(b, t, tv, h), TL.DEFAULT_BOOST, balance_types)
+        clf = HistGradientBoostingClassifier(**TL.PARAMS).fit(X, y, sample_weight=w)
         for s, ps in data.items():
             for p in ps:
                 if p.split == held:

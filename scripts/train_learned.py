@@ -172,18 +172,12 @@ def export(clf, names: list[str], vocab: list[str], info: dict, threshold: float
             "depth": int(depth), "trees": arrays, "info": info}
 
 
-def train(data: dict[str, list[TrainPage]], held_out: str | None, vocab_size: int, min_pages: int,
-          boost: dict | None = None, balance_types: bool = False, threshold: float = THRESHOLD) -> dict:
-    """A model over every page whose split is not ``held_out``; each benchmark weighs the same (times its
-    ``boost``), each page of a benchmark the same (with ``balance_types``: each WCXB page type the same)."""
-    from sklearn import __version__ as sk_version
-    from sklearn.ensemble import HistGradientBoostingClassifier
-
-    chosen = {s: [p for p in pages if p.split != held_out] for s, pages in data.items()}
-    chosen = {s: pages for s, pages in chosen.items() if pages}
+def training_rows(chosen: dict[str, list[TrainPage]], rows_of, boost: dict | None = None,
+                  balance_types: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(X, y, w) over the ``chosen`` pages: up to ``MAX_BLOCKS`` sampled rows a view (``rows_of(blocks, title,
+    head)``: its feature rows), weights that make each benchmark weigh the same (times its ``boost``) and each
+    page of a benchmark the same (with ``balance_types``: each WCXB page type the same), normalised to mean 1."""
     pages = [p for ps in chosen.values() for p in ps]
-    vocab = choose_vocab(pages, vocab_size, min_pages)
-    tv = TokenVocab(vocab)
     rng = np.random.default_rng(0)
     Xs, ys, ws = [], [], []
     bench_pages = Counter()
@@ -201,11 +195,28 @@ def train(data: dict[str, list[TrainPage]], held_out: str | None, vocab_size: in
                 rows = np.arange(len(lab))
                 if len(rows) > MAX_BLOCKS:
                     rows = np.sort(rng.choice(rows, MAX_BLOCKS, replace=False))
-                Xs.append(page_features(blocks, title, tv, head)[rows])
+                Xs.append(rows_of(blocks, title, head)[rows])
                 ys.append(lab[rows])
                 ws.append(wt[rows] * len(lab) / len(rows) * page_weight / len(page.views))
     X, y, w = np.vstack(Xs), np.concatenate(ys), np.concatenate(ws)
     w *= len(w) / w.sum()
+    return X, y, w
+
+
+def train(data: dict[str, list[TrainPage]], held_out: str | None, vocab_size: int, min_pages: int,
+          boost: dict | None = None, balance_types: bool = False, threshold: float = THRESHOLD) -> dict:
+    """A model over every page whose split is not ``held_out``; each benchmark weighs the same (times its
+    ``boost``), each page of a benchmark the same (with ``balance_types``: each WCXB page type the same)."""
+    from sklearn import __version__ as sk_version
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    chosen = {s: [p for p in pages if p.split != held_out] for s, pages in data.items()}
+    chosen = {s: pages for s, pages in chosen.items() if pages}
+    pages = [p for ps in chosen.values() for p in ps]
+    vocab = choose_vocab(pages, vocab_size, min_pages)
+    tv = TokenVocab(vocab)
+    X, y, w = training_rows(chosen, lambda blocks, title, head: page_features(blocks, title, tv, head), boost,
+                            balance_types)
     t0 = time.perf_counter()
     clf = HistGradientBoostingClassifier(**PARAMS).fit(X, y, sample_weight=w)
     info = {"trained_on": sorted(chosen), "held_out": held_out,
