@@ -6,6 +6,7 @@ full ``eval-cleaning`` run.
     scripts/proxy_learned.py base                       # the held-out models' proxy figures
     scripts/proxy_learned.py smooth                     # + context smoothing of their margins (nested choice)
     scripts/proxy_learned.py stack                      # + a second model on their margins' context
+    scripts/proxy_learned.py islands                    # + small islands of kept blocks dropped (nested choice)
     scripts/proxy_learned.py columns MOD:FN --splits wcxb-dev-f0,wcxb-dev-f1 --out a.pkl   # retrain, extra columns
     scripts/proxy_learned.py columns none --balance-types --out b.pkl   # retrain, each WCXB page type weighing the same
     scripts/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
@@ -165,7 +166,7 @@ def objective(rows, f: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=["base", "smooth", "stack", "columns", "report"])
+    ap.add_argument("what", choices=["base", "smooth", "islands", "stack", "columns", "report"])
     ap.add_argument("args", nargs="*", help="columns: MOD:FN; report: the pickles `columns` wrote")
     ap.add_argument("--cache", type=Path, default=Path("build/learned/cache.pkl"))
     ap.add_argument("--models", type=Path, default=Path("build/learned/loso"))
@@ -194,17 +195,21 @@ def main() -> int:
         summary(rows, {"held-out models": base})
     elif a.what == "stack":
         summary(rows, {"held-out models": base, "second model on their margins' context": tries.stacked(rows, views)})
-    elif a.what == "smooth":
-        steps = (0, .1, .2, .3, .4, .6, .8)
-        combos = [c for c in itertools.product(steps, repeat=3) if sum(c) <= 1.0]
-        f = np.array([[v.f1(tries.smoothed(v, *c) >= CUT) for c in combos] for v in views])
+    elif a.what in ("smooth", "islands"):
+        if a.what == "smooth":
+            steps = (0, .1, .2, .3, .4, .6, .8)
+            grid = [c for c in itertools.product(steps, repeat=3) if sum(c) <= 1.0]
+            f = np.array([[v.f1(tries.smoothed(v, *c) >= CUT) for c in grid] for v in views])
+        else:
+            grid = tries.ISLANDS
+            f = np.array([[v.f1(tries.islands(v, *c)) for c in grid] for v in views])
         splits = np.array([r[2] for r in rows])
         chosen = np.zeros(len(rows), dtype=np.int64)
         for s in sorted(set(splits)):
             j = int(np.argmax(objective(rows, f, splits != s)))
             chosen[splits == s] = j
-            print(f"{s}: weights (group, parent, window) {combos[j]}", file=sys.stderr)
-        summary(rows, {"held-out models": base, "smoothed, weights chosen without the split":
+            print(f"{s}: chosen {grid[j]}", file=sys.stderr)
+        summary(rows, {"held-out models": base, f"{a.what}, parameters chosen without the split":
                        f[np.arange(len(rows)), chosen]})
     else:
         new = {}

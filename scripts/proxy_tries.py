@@ -1,6 +1,7 @@
 """What ``scripts/proxy_learned.py`` tried and webprune did not keep (docs/cleaning.md, issue 22), here so the
 figures can be run again: the margins smoothed by their context (``smooth``), a second model on that context
-(``stack``), and two groups of columns (``columns scripts.proxy_tries:grid_position ...``)."""
+(``stack``), small islands of kept blocks dropped (``islands``) and two groups of columns
+(``columns scripts.proxy_tries:grid_position ...``)."""
 from __future__ import annotations
 
 import re
@@ -115,3 +116,26 @@ def stacked(rows: list[tuple], views: list) -> np.ndarray:
             f[i] = views[i].f1(clf.decision_function(X[i]) >= CUT)
         print(f"{s}: second model trained", file=sys.stderr, flush=True)
     return f
+
+
+ISLANDS = [(g, f, c) for g in (25, 50, 100) for f in (0.1, 0.2, 0.3, 0.5) for c in (0.0, 0.5, 1.0, 2.0, np.inf)]
+
+
+def islands(v, gap: int, frac: float, conf: float = np.inf) -> np.ndarray:
+    """The kept blocks (margin >= CUT) without their small islands: kept blocks with at most ``gap`` dropped words
+    between them form an island; one with under ``frac`` of the biggest island's words, and no block's margin
+    ``conf`` or more, is dropped (jusText's and readability's "content is one region", on the model's output)."""
+    keep = v.margin >= CUT
+    idx = np.flatnonzero(keep)
+    if len(idx) < 2:
+        return keep
+    cum = np.r_[0, np.cumsum(v.words)]
+    cut = np.flatnonzero(cum[idx[1:]] - cum[idx[:-1] + 1] > gap) + 1
+    parts = np.split(idx, cut)
+    mass = np.array([v.words[p].sum() for p in parts])
+    out = keep.copy()
+    for p, m in zip(parts, mass):
+        if m < frac * mass.max() and v.margin[p].max() < conf:
+            out[p] = False
+    return out
+
