@@ -18,6 +18,10 @@ import sentencex
 MAX_LINE_CHARS = 100_000  # longer "lines" (minified code, base64) are cut into pieces of this size
 _ENUM = re.compile(r"^(?:\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,5})$")
 _CJK_END = frozenset("。！？」』）")
+# sentencex breaks only at a sentence terminator, a list marker (each needs one of ".)" in ASCII, or a bullet
+# outside it) or a paragraph break: an ASCII line without these characters comes back whole
+# (tests/test_segment_lines.py checks that against sentencex on the shared lines and random ones)
+_MAY_SPLIT = re.compile(r"[.!?)\n]")
 
 
 def merge_pieces(pieces) -> list[str]:
@@ -59,9 +63,13 @@ def sentences_of_lines(lines) -> Iterator[tuple[int, str]]:
 
 def sentences_of_texts(texts) -> Iterator[tuple[int, str]]:
     """:func:`split_line` of each piece of each line, inlined (a page has ~150 lines, most of one sentence)."""
-    segment = sentencex.segment
+    segment, may_split = sentencex.segment, _MAY_SPLIT.search
     for i, line in enumerate(texts):
-        if not line.strip():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if line.isascii() and len(line) <= MAX_LINE_CHARS and may_split(line) is None:  # (one piece: no call)
+            yield i, stripped
             continue
         for start in range(0, len(line), MAX_LINE_CHARS):
             piece = line[start:start + MAX_LINE_CHARS] if len(line) > MAX_LINE_CHARS else line

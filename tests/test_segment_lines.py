@@ -5,7 +5,9 @@ import random
 from preprocess.document import Document
 from preprocess.options import CleanOptions
 from preprocess.pipeline import Pipeline
-from preprocess.segment import MAX_LINE_CHARS, sentences_of_texts, split_line
+import sentencex
+
+from preprocess.segment import _MAY_SPLIT, MAX_LINE_CHARS, sentences_of_texts, split_line
 from tests.conftest import shared
 
 
@@ -21,8 +23,24 @@ def test_equal_to_split_line_on_every_shared_page_and_odd_lines():
     lines = [line for row in Pipeline(CleanOptions()).process(docs)[0] for line in row["contents"].split("\n")]
     assert len(lines) > 200_000
     rng = random.Random(7)
-    words = ["1.", "b)", "Mr.", "www.Example.com", "end.", "Yes!", "why?", "。", "日本", " ", "\t", "iv."]
+    words = ["1.", "b)", "Mr.", "www.Example.com", "end.", "Yes!", "why?", "。", "日本", " ", "\t", "iv.", "(a", "(1",
+             "- x", "* y", "2", "ii", "word", "\u2022 z"]
     odd = ["", "   ", "\ud800 broken. Line.", "x. " * (MAX_LINE_CHARS // 2), "a" * (MAX_LINE_CHARS + 5) + ". B."]
     odd += [" ".join(rng.choice(words) for _ in range(rng.randrange(1, 12))) for _ in range(5000)]
     for texts in (lines, odd):
         assert list(sentences_of_texts(texts)) == reference(texts)
+
+
+def test_sentencex_returns_an_ascii_line_without_a_terminator_or_a_list_closer_whole():
+    """The shortcut of sentences_of_texts: no call for such a line. Checked against sentencex itself on every
+    shared gold line and on random ASCII lines built from list-marker shapes, quotes and control characters."""
+    lines = [line for f in sorted(shared("cleaning").glob("*/gold/*"))
+             for line in f.read_text(encoding="utf-8", errors="replace").split("\n")]
+    rng = random.Random(11)
+    pool = [chr(c) for c in range(32, 127)] + ["\t", "\r", "\x0b", "\x0c", "\x1c", "\x00"] + \
+        ["(a", "(1", "(ii", "- ", "* ", "+ ", "1 ", "ii ", "a ", "``", "''", "Mr", "A", " "]
+    lines += ["".join(rng.choice(pool) for _ in range(rng.randrange(1, 60))) for _ in range(100_000)]
+    whole = [line for line in lines if line.strip() and line.isascii() and _MAY_SPLIT.search(line) is None]
+    assert len(whole) > 50_000
+    for line in whole:
+        assert sentencex.segment("en", line) == [line], repr(line)
