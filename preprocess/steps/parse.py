@@ -89,9 +89,6 @@ class Parse(Step):
         super().__init__()
         self.max_seconds = max_seconds
         self.stream = False  # set by build_steps when only tag removal reads the page: no tree for clean pages
-        # set by the learned cleaner when its compiled scan is the first to read the tree: the <noscript> check is
-        # left to it (doc.meta["noscript_unchecked"]; check_noscript), which bounds it from <body>'s serialisation
-        self.noscript_later = False
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "Parse":
@@ -123,18 +120,7 @@ class Parse(Step):
         noscript = doc.meta.pop("noscript", None)  # Decode's answer for a strict UTF-8 decode
         if noscript is None:
             noscript = "<noscript" in page if isinstance(page, str) else b"<noscript" in page
-        if noscript and self.noscript_later:
-            doc.meta["noscript_unchecked"] = True
-        elif noscript and unwrap_noscript(doc.tree):
+        if noscript and unwrap_noscript(doc.tree):
             self.stat_update("noscript_unwrapped")
         doc.html = doc.raw = None  # the tree is the page from here on
         return doc
-
-    def check_noscript(self, tree, bound: int | None) -> bool:
-        """The check ``process`` left to a later step (``noscript_later``), on the tree as parsed: skipped when
-        ``bound`` (an upper bound of the text inside the body's ``<noscript>`` elements, None: unknown) is under
-        ``NOSCRIPT_CHARS``, where ``unwrap_noscript`` leaves every page as it is. True when it unwrapped."""
-        if bound is not None and bound < NOSCRIPT_CHARS or not unwrap_noscript(tree):
-            return False
-        self.stat_update("noscript_unwrapped")
-        return True

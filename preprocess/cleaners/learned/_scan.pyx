@@ -95,15 +95,6 @@ include "_noise.pxi"
 include "_hints.pxi"
 
 
-def noise_end(str markup, Py_ssize_t gt, str name):
-    """Just past the noise element ``name`` (``set_noise``) whose start tag ends at ``gt`` (:func:`skip_noise`;
-    the end of the markup when it is never closed), or -1 when that is not certain from the markup alone."""
-    cdef int noise = _noise_kind(PyUnicode_KIND(name), PyUnicode_DATA(name), 0, len(name))
-    if not noise or not 0 <= gt < len(markup):
-        raise ValueError(f"noise_end: {name!r} is not a noise element, or {gt} is outside the markup")
-    return skip_noise(PyUnicode_KIND(markup), PyUnicode_DATA(markup), len(markup), gt, noise, name)
-
-
 def scan(str markup, int max_depth=400, bint skip=True, list drop_starts=None, list drop_ends=None):
     """(texts, link_chars, owner, start, el_tag, el_parent, el_depth, el_names, el_start, el_end, chars) of
     lexbor's ``<body>`` serialisation: the Page fields ``blocks.split_python`` finds after ``blocks.body_markup``

@@ -93,26 +93,7 @@ def _add_block(page: Page, buf: list[str], lbuf: list[str], owner: int, chars: i
     return chars
 
 
-def noscript_bound(markup: str, limit: int) -> int:
-    """At least the characters of text inside the ``<noscript>`` elements of lexbor's ``<body>`` serialisation
-    (compiled scanner only), counted up to ``limit``: from each "<noscript" to the end of its element
-    (``_scan.noise_end``), which writes every character of its text at least once; ``limit`` when an end is
-    unsure. Parse's ``unwrap_noscript`` cannot change a page whose bound is under its ``NOSCRIPT_CHARS``."""
-    total, p = 0, markup.find("<noscript")
-    while p >= 0 and total < limit:
-        gt = markup.find(">", p)
-        if gt < 0:
-            return limit
-        if markup[p + 9] in " >":
-            end = compiled._scan.noise_end(markup, gt, "noscript")
-            if end < 0:
-                return limit
-            total += end - gt - 1
-        p = markup.find("<noscript", p + 9)
-    return min(total, limit)
-
-
-def split_body(tree, max_depth: int = 400, hints=None, before_pruning=None, scanned=None, noscript=None) -> Page:
+def split_body(tree, max_depth: int = 400, hints=None, before_pruning=None, scanned=None) -> Page:
     """The blocks and elements of a parsed page's ``<body>`` (none without one); elements nested deeper than
     ``max_depth`` share their ancestor's. ``hints``: a deferred ``filters.hints.HintFilter`` whose rule applies
     first, as if it had run on the tree.
@@ -124,22 +105,17 @@ def split_body(tree, max_depth: int = 400, hints=None, before_pruning=None, scan
     pruned: hinted elements and noise out. ``before_pruning``: called (no arguments) before each change to the
     tree, if any (the learned cleaner reads the page's head there; else only when it needs it, afterwards);
     ``scanned``: called with the markup the compiled scanner split while it is the body as the tree stands (before
-    ``before_pruning`` on the tree's way); ``noscript``: the parse step's ``<noscript>`` check left to the compiled
-    scanner (called with the body's serialisation before anything else; True when it changed the tree)."""
+    ``before_pruning`` on the tree's way)."""
     body = tree.body if tree is not None else None
     if body is None:
         return Page()
     if not compiled.ON:
-        if noscript is not None:
-            noscript(None)
         if before_pruning is not None:
             before_pruning()
         if hints is not None:
             hints.count(*hints.drop_from(body))
         return split_python(body_markup(tree), max_depth)
     markup, drop, pruned = body.html, None, hints is None
-    if noscript is not None and noscript(markup):
-        markup = body.html
     if hints is not None:
         drop = compiled._scan.hint_ranges(markup, hints.unlikely, hints.maybe, hints.max_share)
         if drop is None:  # something the serialisation leaves unsure: the tree filter decides

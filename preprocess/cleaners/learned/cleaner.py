@@ -23,21 +23,20 @@ import numpy as np
 
 from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.anchor import HeadReader
-from preprocess.cleaners.learned.blocks import noscript_bound, split_body
+from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.context import thread_blocks
 from preprocess.cleaners.learned.features import LATEST, TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.model import BlockModel, load_model
 from preprocess.document import Document, Line
 from preprocess.steps.base import BuildContext, Step
-from preprocess.steps.parse import NOSCRIPT_CHARS
 
 
 class LearnedCleaner(Step):
     name = "learned"
-    uses = ("parse", "hints")  # the compiled scan makes parse's <noscript> check and applies --drop-hinted's rule
+    uses = ("hints",)  # --drop-hinted's step: its rule is applied here by the compiled scan
     provides = ("handed",)  # the kept blocks as lines, for tag removal right after it (hand_to)
 
-    def __init__(self, model: BlockModel, drop_comments: bool = False, hints=None, parse=None):
+    def __init__(self, model: BlockModel, drop_comments: bool = False, hints=None):
         super().__init__()
         self.model = model
         self.vocab = TokenVocab(model.vocab)
@@ -52,7 +51,6 @@ class LearnedCleaner(Step):
         # stays, unless every kept block is under one (a body class or a wrapper around the whole page).
         self.drop_comments = drop_comments
         self.hints = hints  # a deferred HintFilter whose rule split_body applies (None: none, or done on the tree)
-        self.parse = parse  # the Parse step whose <noscript> check split_body makes (None: Parse made it)
         self.hand_off = False  # tag removal comes next and takes the kept blocks as lines (hand_to)
         self.line_features = False  # ... with their link density (tag removal's line_features)
 
@@ -61,16 +59,11 @@ class LearnedCleaner(Step):
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "LearnedCleaner":
-        hints, parse = ctx.steps.get("hints"), ctx.steps.get("parse")
+        hints = ctx.steps.get("hints")
         if hints is not None and compiled.ON:  # the compiled scan takes the hint rule over from the tree step
             hints.deferred = True
-        # ... and parse's <noscript> check, where no step between them reads the tree (the hints step is the
-        # only tree step that can come before a cleaner, and a deferred one does not; not as another's fallback)
-        if parse is not None and compiled.ON and (hints is None or hints.deferred) and ctx.opts.cleaner == cls.name:
-            parse.noscript_later = True
         return cls(load_model(ctx.opts.learned_model), drop_comments=ctx.opts.drop_hinted,
-                   hints=hints if hints is not None and hints.deferred else None,
-                   parse=parse if parse is not None and parse.noscript_later else None)
+                   hints=hints if hints is not None and hints.deferred else None)
 
     def process(self, doc: Document) -> Document | None:
         body = doc.tree.body
@@ -82,15 +75,8 @@ class LearnedCleaner(Step):
         # the classic ones), or before split_body prunes the tree (the Python path; the compiled one's fallbacks);
         # from <head> alone when the body the compiled scan read cannot hold any (anchor.page_head)
         head = HeadReader(doc.tree) if latest else None
-        noscript = None
-        if doc.meta.pop("noscript_unchecked", False):  # parse left its <noscript> check to the scan
-
-            def noscript(markup):
-                bound = None if markup is None else noscript_bound(markup, NOSCRIPT_CHARS)
-                return self.parse.check_noscript(doc.tree, bound)
-
         page = split_body(doc.tree, hints=self.hints, before_pruning=head,  # --drop-hinted: the compiled scan's
-                          scanned=head.saw_body if head is not None else None, noscript=noscript)
+                          scanned=head.saw_body if head is not None else None)
         if not page.texts:
             self.stat_update("no_blocks")  # (split_body left the tree pruned for tag removal)
             return doc
