@@ -18,9 +18,10 @@ import sentencex
 MAX_LINE_CHARS = 100_000  # longer "lines" (minified code, base64) are cut into pieces of this size
 _ENUM = re.compile(r"^(?:\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,5})$")
 _CJK_END = frozenset("。！？」』）")
-# sentencex breaks only at a sentence terminator, a list marker (each needs one of ".)" in ASCII, or a bullet
-# outside it) or a paragraph break: an ASCII line without these characters comes back whole
-# (tests/test_segment_lines.py checks that against sentencex on the shared lines and random ones)
+# sentencex breaks only at a sentence terminator, a paragraph break or a list marker: in ASCII a numbered or
+# lettered one needs "." or ")", and a bullet (* + -) counts only at the start of a line, where one alone makes
+# no list. So an ASCII line without these characters comes back whole (tests/test_segment_lines.py checks that
+# against sentencex, the version pyproject.toml allows, on the shared lines and on random ones)
 _MAY_SPLIT = re.compile(r"[.!?)\n]")
 
 

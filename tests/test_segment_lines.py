@@ -31,16 +31,26 @@ def test_equal_to_split_line_on_every_shared_page_and_odd_lines():
         assert list(sentences_of_texts(texts)) == reference(texts)
 
 
-def test_sentencex_returns_an_ascii_line_without_a_terminator_or_a_list_closer_whole():
-    """The shortcut of sentences_of_texts: no call for such a line. Checked against sentencex itself on every
-    shared gold line and on random ASCII lines built from list-marker shapes, quotes and control characters."""
-    lines = [line for f in sorted(shared("cleaning").glob("*/gold/*"))
-             for line in f.read_text(encoding="utf-8", errors="replace").split("\n")]
+def whole_lines(lines):
+    return [line for line in lines if line.strip() and line.isascii() and _MAY_SPLIT.search(line) is None]
+
+
+def test_sentencex_returns_a_random_ascii_line_without_a_terminator_or_a_list_closer_whole():
+    """The shortcut of sentences_of_texts: no call for such a line. Random ASCII lines built from list-marker
+    shapes (some with a closer, which must keep the line out of the shortcut), quotes and control characters."""
     rng = random.Random(11)
     pool = [chr(c) for c in range(32, 127)] + ["\t", "\r", "\x0b", "\x0c", "\x1c", "\x00"] + \
-        ["(a", "(1", "(ii", "- ", "* ", "+ ", "1 ", "ii ", "a ", "``", "''", "Mr", "A", " "]
-    lines += ["".join(rng.choice(pool) for _ in range(rng.randrange(1, 60))) for _ in range(100_000)]
-    whole = [line for line in lines if line.strip() and line.isascii() and _MAY_SPLIT.search(line) is None]
-    assert len(whole) > 50_000
-    for line in whole:
+        ["(a", "(1", "(ii", "- ", "* ", "+ ", "1 ", "ii ", "a ", "``", "''", "Mr", "A", " "] + \
+        [" (b) Next", " 2) Then", " c.) More", " iv) So"] * 3
+    lines = whole_lines("".join(rng.choice(pool) for _ in range(rng.randrange(1, 60))) for _ in range(200_000))
+    assert len(lines) > 20_000
+    for line in lines:
+        assert sentencex.segment("en", line) == [line], repr(line)
+
+
+def test_sentencex_returns_a_shared_gold_line_without_a_terminator_or_a_list_closer_whole():
+    lines = whole_lines(line for f in sorted(shared("cleaning").glob("*/gold/*"))
+                        for line in f.read_text(encoding="utf-8", errors="replace").split("\n"))
+    assert len(lines) > 100_000
+    for line in lines:
         assert sentencex.segment("en", line) == [line], repr(line)
