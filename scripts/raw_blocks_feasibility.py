@@ -156,11 +156,18 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N pages of each set")
     ap.add_argument("--tree-rules", action="store_true", help="the commonest implicit ends of the tree builder")
     a = ap.parse_args(argv)
+    try:
+        shared = shared_data()
+    except FileNotFoundError as e:
+        ap.error(str(e))
+    sets = a.sets.split(",")
+    unknown = [s for s in sets if not (shared / "cleaning" / s).is_dir()]
+    if unknown:
+        ap.error(f"no cleaning set {', '.join(unknown)} under {shared / 'cleaning'}")
     decode = build_steps(CleanOptions(), stop_before="parse")
-    shared = shared_data()
     print("| set | pages | same blocks | same blocks and elements | block characters matched, other pages |")
     print("|---|---:|---:|---:|---:|")
-    for name in a.sets.split(","):
+    for name in sets:
         n = same = same_el = 0
         matched = total = 0
         for page in gold_pages(shared, [name])[: a.limit]:
