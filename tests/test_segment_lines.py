@@ -2,11 +2,11 @@
 text of every shared cleaning page and on odd lines (long, whitespace, lone surrogates, list enumerators)."""
 import random
 
+import sentencex
+
 from preprocess.document import Document
 from preprocess.options import CleanOptions
 from preprocess.pipeline import Pipeline
-import sentencex
-
 from preprocess.segment import _MAY_SPLIT, MAX_LINE_CHARS, sentences_of_texts, split_line
 from tests.conftest import shared
 
