@@ -17,7 +17,7 @@ from resiliparse.parse.html import HTMLTree
 
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
-from preprocess.cleaners.learned import blocks, compiled, text
+from preprocess.cleaners.learned import blocks, compiled, repeats, text
 from preprocess.cleaners.learned.anchor import page_head
 from preprocess.cleaners.learned.cleaner import kept_lines
 from preprocess.cleaners.learned.features import TokenVocab, page_features
@@ -169,6 +169,18 @@ def test_text_counts_of_words_past_ascii_and_of_title_words_equal_pythons():
         assert got is not None and np.array_equal(got, text.text_counts(texts, words_of_title)), title
         assert got[:, 7].sum() > 100  # title words found
 
+
+def test_repeated_texts_counted_in_c_equal_pythons_in_any_case():
+    # lower-cased as str.lower does it: "İ" and "ΣΑΣ" lower to more than one letter or to a final sigma
+    rng = random.Random(9)
+    words = ["Add", "add", "ADD", "to cart", "İ", "i̇", "ΣΑΣ", "σας", "σασ", "Straße", "STRASSE", "", "x" * 40]
+    pages = [[" ".join(rng.choices(words, k=rng.randint(1, 3))) for _ in range(rng.randint(0, 60))]
+             for _ in range(500)]
+    for texts in pages:
+        expected = repeats.text_repeats(texts)
+        counts, seen = compiled._text.text_repeats(texts)
+        assert np.array_equal(np.log1p(counts), expected[:, 0]) and np.array_equal(seen, expected[:, 1]), texts
+    assert any(expected[:, 1].any() for expected in map(repeats.text_repeats, pages))
 
 def test_hint_rule_read_off_the_markup_drops_what_the_tree_filter_drops(gold_html):
     rng = random.Random(5)

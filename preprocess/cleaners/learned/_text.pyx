@@ -161,3 +161,25 @@ def text_stats(list texts, title_words):
         o[b, 6] = n_cap
         o[b, 7] = n_title
     return out
+
+
+def text_repeats(list texts):
+    """``repeats.text_repeats`` before its ``log1p``: per block, how many blocks have its text lower-cased
+    (float64) and whether an earlier block had it (bool); one dict of first occurrences, no per-block arrays."""
+    cdef Py_ssize_t n = len(texts), i, j
+    cdef dict first = {}
+    acc = np.zeros(n, dtype=np.float64)
+    counts = np.empty(n, dtype=np.float64)
+    seen = np.empty(n, dtype=np.uint8)
+    at = np.empty(n, dtype=np.intp)
+    cdef double[::1] a = acc, c = counts
+    cdef unsigned char[::1] s = seen
+    cdef Py_ssize_t[::1] f = at
+    for i in range(n):
+        j = first.setdefault((<str> texts[i]).lower(), i)
+        f[i] = j
+        a[j] += 1
+    for i in range(n):
+        c[i] = a[f[i]]
+        s[i] = f[i] != i
+    return counts, seen.view(np.bool_)
