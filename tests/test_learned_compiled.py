@@ -20,14 +20,15 @@ from eval.cleaning.harness import strip_wrapper
 from preprocess.cleaners.learned import blocks, compiled, repeats, text
 from preprocess.cleaners.learned.anchor import page_head
 from preprocess.cleaners.learned.cleaner import kept_lines
-from preprocess.cleaners.learned.features import TokenVocab, page_features
-from preprocess.cleaners.learned.model import load_model
+from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
+from preprocess.cleaners.learned.model import BlockModel, load_model
 from preprocess.document import Document
 from preprocess.filters.hints import HintFilter
 from preprocess.options import CleanOptions
 from preprocess.pipeline import Pipeline
 from preprocess.stats import Stats
 from tests.conftest import shared
+from tests.test_learned import stump
 
 TAGS = ["div", "p", "span", "a href=x", "a name=y", "li", "ul", "table", "td", "b", "svg", "math", "object", "template",
         "select", "option", "textarea", "button", "noscript", "script", "style", "iframe", "xmp", "noembed",
@@ -122,6 +123,38 @@ def test_features_and_scores_equal_the_pure_python_ones(gold_html, monkeypatch):
     monkeypatch.setattr(compiled, "ON", False)
     assert all(np.array_equal(a, m.margin(x)) for a, x in zip(margins, rows))
 
+
+
+def test_the_tree_walk_over_float32_nodes_goes_numpys_way_at_every_thresholds_edge(monkeypatch):
+    # thresholds are float64 and features float32: a node holds the largest float32 not above its threshold, so
+    # a float32 just below, at or just above it goes the same way as against the float64 one
+    m = load_model()
+    assert m.nodes is not None
+    internal = np.isfinite(m.limit)
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((3000, len(m.features))).astype(np.float32)
+    for f in np.unique(m.feature[internal]):
+        t = m.limit[internal & (m.feature == f)].astype(np.float32)
+        X[:, f] = rng.choice(np.concatenate([np.nextafter(t, np.float32(-np.inf)), t,
+                                             np.nextafter(t, np.float32(np.inf))]), len(X))
+    names = feature_names(TokenVocab([]))
+    odd = [0.1, -0.1, 1e-40, -1e-40, 1e300, -1e300, 5e38, 0.0, -0.0, 0.5]  # not float32s, subnormal, past float32
+    stumps = [BlockModel(stump(names, "link_density", t, -1.0, 1.0)) for t in odd]
+    x = np.zeros((40, len(names)), dtype=np.float32)
+    fast = [m.margin(X)]
+    for model, t in zip(stumps, odd):
+        assert model.nodes is not None
+        with np.errstate(over="ignore"):
+            near = np.float32(t)  # (float32: rounded; past it, inf)
+        x[:, names.index("link_density")] = rng.choice([np.nextafter(near, np.float32(-np.inf)), near,
+                                                        np.nextafter(near, np.float32(np.inf)), near / 2,
+                                                        np.float32(np.inf), np.float32(-np.inf)], len(x))
+        fast.append((model.margin(x), x.copy()))
+    monkeypatch.setattr(compiled, "ON", False)
+    assert np.array_equal(fast[0], m.margin(X))
+    for model, (margin, xs) in zip(stumps, fast[1:]):
+        assert np.array_equal(margin, model.margin(xs)), model.limit
+    assert len({tuple(margin) for margin, _ in fast[1:]}) > 3  # the stumps split their rows both ways
 
 ENTITIES = ["&amp;", "&lt;", "&gt;", "&quot;", "&nbsp;", "&amp;amp;", "&ampx", "&amp", "&lt", "&copy;", "&#38;",
             "&#x26;", "&", "&&", "&;", "amp;", " ", "\u00a0", "x", "é", "<b>", "</b>", '<i title="&quot;&">', "<u",

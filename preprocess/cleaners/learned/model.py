@@ -5,7 +5,8 @@ and writes its trees here as padded arrays (one row per tree): ``feature``,
 ``threshold``, ``left``, ``right`` and ``value`` per node. A leaf points to itself
 with an infinite threshold, so every block walks ``depth`` levels of every tree
 at once: a handful of numpy gathers per level for the whole page, no Python per
-block or per tree; the compiled twin (``_trees``, see ``compiled.py``) walks them in one C loop.
+block or per tree; the compiled twin (``_trees``, see ``compiled.py``) walks them in one C loop, eight trees at
+a time over 8-byte nodes.
 scikit-learn is never imported here.
 """
 from __future__ import annotations
@@ -40,6 +41,8 @@ class BlockModel:
         self.limit = limit.ravel()
         self.left = (left + self.offset.T).ravel()  # flat node ids; the right child is left + 1
         self.value = value.ravel()
+        # the compiled walk's 8-byte nodes (None: the trees do not fit them, or nothing compiled)
+        self.nodes = compiled._trees.nodes(self.feature, self.limit, self.left, self.width) if compiled.BUILT else None
 
     def margin(self, X: np.ndarray) -> np.ndarray:
         """Log-odds of "content" per row of ``X`` (blocks x features)."""
@@ -49,8 +52,12 @@ class BlockModel:
         if not n:
             return np.zeros(0)
         if compiled.ON and X.dtype == np.float32:
-            leaves = compiled._trees.leaf_values(np.ascontiguousarray(X), self.feature, self.limit, self.left,
-                                                 self.value, self.n_trees, self.width, self.depth)
+            if self.nodes is not None:
+                leaves = compiled._trees.leaves(np.ascontiguousarray(X), self.nodes, self.value, self.n_trees,
+                                                self.width, self.depth)
+            else:
+                leaves = compiled._trees.leaf_values(np.ascontiguousarray(X), self.feature, self.limit, self.left,
+                                                     self.value, self.n_trees, self.width, self.depth)
             return self.base + leaves.sum(axis=1)
         flat = np.ascontiguousarray(X).ravel()  # float32 compares exactly against float64 thresholds
         row = (np.arange(n, dtype=np.int64) * f)[:, None]
