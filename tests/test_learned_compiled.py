@@ -203,6 +203,19 @@ def test_text_counts_of_words_past_ascii_and_of_title_words_equal_pythons():
         assert got[:, 7].sum() > 100  # title words found
 
 
+def test_every_stop_word_and_its_near_misses_are_counted_as_python_counts_them():
+    stops = sorted(text.STOP_WORDS)
+    near = [v for w in stops for v in (w, w.upper(), w.title(), w + "s", w[:-1], "x" + w, w + ".") if v]
+    texts = [" ".join(near[i:i + 7]) for i in range(0, len(near), 7)] + near
+    got = compiled._text.text_stats(texts, set())
+    assert got is not None and np.array_equal(got, text.text_counts(texts, set()))
+    # one word a text: each stop word in three cases (with a full stop it is none), and the near misses that are
+    # stop words too ("a" of "an", "its" of "it")
+    expected = 3 * len(stops) + sum(w[:-1] in text.STOP_WORDS for w in stops) + sum(w + "s" in text.STOP_WORDS
+                                                                                 for w in stops)
+    assert got[-len(near):, 5].sum() == expected
+
+
 def test_repeated_texts_counted_in_c_equal_pythons_in_any_case():
     # lower-cased as str.lower does it: "İ" and "ΣΑΣ" lower to more than one letter or to a final sigma
     rng = random.Random(9)
