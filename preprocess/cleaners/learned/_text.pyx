@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled twin of ``text.text_counts``: per-block counts of characters, words, punctuation, stop words,
-capitalised and title words, one pass over each block's characters."""
+"""Compiled twins of ``text.text_counts`` (per-block counts of characters, words, punctuation, stop words,
+capitalised and title words, one pass over each block's characters) and of ``repeats.text_repeats``."""
 from libc.string cimport memcmp, memcpy
 
 import numpy as np
@@ -148,8 +148,8 @@ cdef int _block_stats(const uchar_t *s, Py_ssize_t m, double *row, str t, title_
 
 def text_stats(list texts, title_words):
     """Per block (rows): characters, words, commas, full stops, final punctuation, stop words, capitalised words,
-    title words: ``text.text_columns``'s counts for single-spaced texts. None when a text is not single-spaced
-    or lower-casing changes its word count (the caller then counts in Python)."""
+    title words: ``text.text_columns``'s counts for single-spaced texts. None when a text is empty or not
+    single-spaced (the caller then counts in Python)."""
     cdef Py_ssize_t n = len(texts), b, m
     cdef int kind, r
     cdef void *data

@@ -33,8 +33,10 @@ NODE = np.dtype([("limit", "<f4"), ("feature", "<i2"), ("left", "<u2")])
 
 def nodes(feature, limit, left, Py_ssize_t width):
     """The trees of ``BlockModel`` (flat ``feature``, ``limit``, ``left``) as 8-byte nodes for :func:`leaves`, or
-    None when they do not fit (over 32,767 features or 65,535 nodes a tree, a NaN threshold). A float32 ``x`` is
-    above a float64 threshold exactly when it is above the largest float32 not over it (+inf stays +inf)."""
+    None when they do not fit (a feature index past 32,767, over 65,535 nodes a tree, a NaN threshold) or a
+    threshold would be a subnormal float32 (a process in flush-to-zero mode would read it as 0, while the float64
+    threshold stays normal). A float32 ``x`` is above a float64 threshold exactly when it is above the largest
+    float32 not over it (+inf stays +inf)."""
     limit = np.asarray(limit, dtype=np.float64)
     if width > 65535 or (len(feature) and int(np.max(feature)) > 32767) or np.isnan(limit).any():
         return None
@@ -42,6 +44,8 @@ def nodes(feature, limit, left, Py_ssize_t width):
         low = limit.astype(np.float32)
     over = low.astype(np.float64) > limit
     low[over] = np.nextafter(low[over], np.float32(-np.inf))
+    if ((low != 0) & (np.abs(low) < np.finfo(np.float32).tiny)).any():
+        return None
     out = np.empty(len(limit), dtype=NODE)
     out["limit"], out["feature"] = low, feature
     out["left"] = np.asarray(left, dtype=np.int64) - np.repeat(np.arange(len(limit) // width) * width, width)

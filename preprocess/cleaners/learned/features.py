@@ -190,7 +190,7 @@ def page_features(page: Page, title: str, vocab: TokenVocab, head=None, latest: 
 
 
 def _last_columns(page: Page, title: str, head, latest: bool) -> np.ndarray:
-    """The repeated-text and heading columns (numpy on both paths)."""
+    """The repeated-text and heading columns on the Python path (the compiled one writes them in place)."""
     heading = anchor_columns(page, title, head) if latest else np.zeros((len(page.texts), len(LATEST)))
     return np.hstack([text_repeats(page.texts), heading])
 
