@@ -2,6 +2,7 @@
 """How close are the learned cleaner's blocks read off the raw markup to those read off lexbor's tree?
 
     scripts/raw_blocks_feasibility.py [--sets cleaneval-dev,...,wcxb-dev] [--limit N] [--tree-rules]
+    scripts/raw_blocks_feasibility.py --cost [--sets ...] [--limit N]
 
 Issue 23's remaining cost is lexbor's parse and the ``<body>`` serialisation the learned scan reads (~0.6 ms
 of ~2.5 a page). A scan of the raw markup would skip both, but it sees the page before the tree builder's
@@ -11,19 +12,24 @@ of the raw markup (the standard library's tokenizer, character references decode
 and block-level tags, a stack of block elements where an end tag closes up to its open element and a stray
 one is ignored; ``--tree-rules`` adds the commonest implicit ends of HTML's tree builder). Printed: the share of pages whose block texts are identical, of those whose element
 structure (tag, parent, depth per element) is identical too, and the share of block characters in blocks
-matched in order (difflib) on the rest. Nothing here changes the product.
+matched in order (difflib) on the rest. ``--cost`` prints what a raw scan would save instead: CPU ms a page of
+lexbor's parse and of the serialisation, and of the compiled block scan (``_scan.scan``, as it is) over the
+serialisation and over the decoded page, with the pages where the scan gives up (a noise element's end it cannot
+be sure of). Nothing here changes the product.
 """
 from __future__ import annotations
 
 import argparse
 import difflib
 import sys
+import time
 from html.parser import HTMLParser
 
 from resiliparse.parse.html import HTMLTree
 
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
+from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, NOISE, TAG_INDEX, VOID, body_markup, split_python
 from preprocess.document import Document
 from preprocess.options import CleanOptions
@@ -150,11 +156,51 @@ def raw_blocks(html: str, tree_rules: bool) -> RawBlocks:
     return p
 
 
+def decoded_pages(shared, name: str, limit: int | None):
+    """The decoded text of each page of a gold set that decodes (the product's own decode step)."""
+    decode = build_steps(CleanOptions(), stop_before="parse")
+    for page in gold_pages(shared, [name])[:limit]:
+        docs = run_steps(decode, [Document(id="p", content_type="text/html", raw=strip_wrapper(page.raw()))])
+        if docs and docs[0].html is not None:
+            yield docs[0].html
+
+
+def cost_table(shared, sets: list[str], limit: int | None) -> None:
+    clock = time.process_time
+    print("| set | pages | parse | serialisation | scan of the serialisation | scan of the raw page | "
+          "raw scan gave up |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name in sets:
+        t = dict.fromkeys(("parse", "serialise", "scan", "raw"), 0.0)
+        n = gave_up = 0
+        for html in decoded_pages(shared, name, limit):
+            c = clock()
+            tree = HTMLTree.parse(html)
+            t["parse"] += clock() - c
+            if tree.body is None:
+                continue
+            c = clock()
+            markup = tree.body.html
+            t["serialise"] += clock() - c
+            c = clock()
+            compiled._scan.scan(markup, 400, True)
+            t["scan"] += clock() - c
+            c = clock()
+            gave_up += compiled._scan.scan(html, 400, True) is None
+            t["raw"] += clock() - c
+            n += 1
+        if n:
+            ms = {k: 1000 * v / n for k, v in t.items()}
+            print(f"| {name} | {n} | {ms['parse']:.3f} | {ms['serialise']:.3f} | {ms['scan']:.3f} | {ms['raw']:.3f} | "
+                  f"{gave_up} |")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", default="cleaneval-dev,cleaneval-final,cleanportaleval,dragnet,l3s-gn1,wcxb-dev")
     ap.add_argument("--limit", type=int, default=None, help="first N pages of each set")
     ap.add_argument("--tree-rules", action="store_true", help="the commonest implicit ends of the tree builder")
+    ap.add_argument("--cost", action="store_true", help="what a raw scan would save, in CPU ms a page")
     a = ap.parse_args(argv)
     try:
         shared = shared_data()
@@ -164,17 +210,18 @@ def main(argv=None) -> int:
     unknown = [s for s in sets if not (shared / "cleaning" / s).is_dir()]
     if unknown:
         ap.error(f"no cleaning set {', '.join(unknown)} under {shared / 'cleaning'}")
-    decode = build_steps(CleanOptions(), stop_before="parse")
+    if a.cost:
+        if not compiled.ON:
+            ap.error("--cost times the compiled scan, which is not built or is switched off (WEBPRUNE_PURE_PYTHON): "
+                     "run scripts/setup.sh with a C compiler")
+        cost_table(shared, sets, a.limit)
+        return 0
     print("| set | pages | same blocks | same blocks and elements | block characters matched, other pages |")
     print("|---|---:|---:|---:|---:|")
     for name in sets:
         n = same = same_el = 0
         matched = total = 0
-        for page in gold_pages(shared, [name])[: a.limit]:
-            docs = run_steps(decode, [Document(id="p", content_type="text/html", raw=strip_wrapper(page.raw()))])
-            if not docs or docs[0].html is None:
-                continue
-            html = docs[0].html
+        for html in decoded_pages(shared, name, a.limit):
             lex = split_python(body_markup(HTMLTree.parse(html)))
             raw = raw_blocks(html, a.tree_rules)
             n += 1
