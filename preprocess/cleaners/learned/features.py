@@ -159,9 +159,9 @@ def page_features(page: Page, title: str, vocab: TokenVocab, head=None, latest: 
                                      np.ascontiguousarray(counts[:, 0]), link, float(max(page.chars, 1)), REPEATED)
             compiled._columns.block_bits(out, N_NUMERIC, owner, el_tag, el_parent, path_tag, tok, path_tok, n_tags,
                                          n_tok)
-        counts, seen = compiled._text.text_repeats(page.texts)  # (repeats.text_repeats, written in place)
-        out[:, -len(REPEATS) - len(LATEST)] = np.log1p(counts)
-        out[:, -len(REPEATS) - len(LATEST) + 1] = seen
+        repeated, seen = compiled._text.text_repeats(page.texts)  # (repeats.text_repeats, written in place)
+        at = width - len(REPEATS) - len(LATEST)
+        out[:, at], out[:, at + 1] = np.log1p(repeated), seen
         if latest:
             out[:, -len(LATEST):] = anchor_columns(page, title, head)
         return out

@@ -52,12 +52,12 @@ class BlockModel:
         if not n:
             return np.zeros(0)
         if compiled.ON and X.dtype == np.float32:
+            X = np.ascontiguousarray(X)
             if self.nodes is not None:
-                leaves = compiled._trees.leaves(np.ascontiguousarray(X), self.nodes, self.value, self.n_trees,
-                                                self.width, self.depth)
+                leaves = compiled._trees.leaves(X, self.nodes, self.value, self.n_trees, self.width, self.depth)
             else:
-                leaves = compiled._trees.leaf_values(np.ascontiguousarray(X), self.feature, self.limit, self.left,
-                                                     self.value, self.n_trees, self.width, self.depth)
+                leaves = compiled._trees.leaf_values(X, self.feature, self.limit, self.left, self.value, self.n_trees,
+                                                     self.width, self.depth)
             return self.base + leaves.sum(axis=1)
         flat = np.ascontiguousarray(X).ravel()  # float32 compares exactly against float64 thresholds
         row = (np.arange(n, dtype=np.int64) * f)[:, None]
