@@ -176,9 +176,10 @@ def cost_table(shared, sets: list[str], limit: int | None) -> None:
         for html in decoded_pages(shared, name, limit):
             c = clock()
             tree = HTMLTree.parse(html)
-            t["parse"] += clock() - c
-            if tree.body is None:
+            parse = clock() - c
+            if tree.body is None:  # (not counted: neither its parse nor the page)
                 continue
+            t["parse"] += parse
             c = clock()
             markup = tree.body.html
             t["serialise"] += clock() - c

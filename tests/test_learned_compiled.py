@@ -124,7 +124,6 @@ def test_features_and_scores_equal_the_pure_python_ones(gold_html, monkeypatch):
     assert all(np.array_equal(a, m.margin(x)) for a, x in zip(margins, rows))
 
 
-
 def test_the_tree_walk_over_float32_nodes_goes_numpys_way_at_every_thresholds_edge(monkeypatch):
     # thresholds are float64 and features float32: a node holds the largest float32 not above its threshold, so
     # a float32 just below, at or just above it goes the same way as against the float64 one
@@ -155,6 +154,7 @@ def test_the_tree_walk_over_float32_nodes_goes_numpys_way_at_every_thresholds_ed
     for model, (margin, xs) in zip(stumps, fast[1:]):
         assert np.array_equal(margin, model.margin(xs)), model.limit
     assert len({tuple(margin) for margin, _ in fast[1:]}) > 3  # the stumps split their rows both ways
+
 
 ENTITIES = ["&amp;", "&lt;", "&gt;", "&quot;", "&nbsp;", "&amp;amp;", "&ampx", "&amp", "&lt", "&copy;", "&#38;",
             "&#x26;", "&", "&&", "&;", "amp;", " ", "\u00a0", "x", "é", "<b>", "</b>", '<i title="&quot;&">', "<u",
@@ -227,6 +227,7 @@ def test_repeated_texts_counted_in_c_equal_pythons_in_any_case():
         counts, seen = compiled._text.text_repeats(texts)
         assert np.array_equal(np.log1p(counts), expected[:, 0]) and np.array_equal(seen, expected[:, 1]), texts
     assert any(expected[:, 1].any() for expected in map(repeats.text_repeats, pages))
+
 
 def test_hint_rule_read_off_the_markup_drops_what_the_tree_filter_drops(gold_html):
     rng = random.Random(5)

@@ -196,6 +196,7 @@ def text_stats(list texts, title_words):
             return None
     return out
 
+
 def text_repeats(list texts):
     """``repeats.text_repeats`` before its ``log1p``: per block, how many blocks have its text lower-cased
     (float64) and whether an earlier block had it (bool); one dict of first occurrences, no per-block arrays."""
