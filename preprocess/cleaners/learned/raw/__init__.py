@@ -1,0 +1,39 @@
+"""The learned cleaner's blocks read off the raw markup, the same as off lexbor's tree, or not at all.
+
+``read_raw(html)`` follows HTML's tree construction rules over the decoded page far enough to know, for the
+pages it accepts, exactly the :class:`blocks.Page` that ``blocks.split_body`` reads off lexbor's serialisation
+of ``<body>`` (with the class/id hint rule, ``--drop-hinted``, applied as ``HintFilter.drop_from`` applies it).
+Where the markup needs a rule it does not follow (foster parenting in tables, a link or a block moved by the
+adoption agency, HTML breaking out of svg, a ``<noscript>`` the parse step might unwrap, a doctype it does not
+know ...) it gives up and says why: the page is then parsed as before. ``scripts/raw_tree_check.py`` measures it
+against lexbor on every shared gold page; ``tests/test_learned_raw.py`` holds it to that.
+
+This is the reference, in Python, of a reading that would save the cleaner lexbor's parse and serialisation; it
+is not yet called by the cleaner (a compiled twin is what would pay).
+"""
+from __future__ import annotations
+
+from preprocess.cleaners.learned.raw.tokens import GiveUp
+from preprocess.cleaners.learned.raw.tree import Reader
+from preprocess.steps.parse import NOSCRIPT_CHARS
+
+NOSCRIPT_SURE = 0.9 * NOSCRIPT_CHARS  # text in <noscript> below which the parse step surely leaves it
+
+
+def read_raw(html: str, max_depth: int = 400, hints=None):
+    """``(page, "", info)`` or ``(None, why, {})``. ``hints``: a ``HintFilter`` whose rule applies (a first reading
+    measures its candidates, a second skips what it drops); ``info``: ``body_at`` (where the body starts: what
+    precedes it is the head), ``dropped`` and ``kept_large`` (the rule's counts)."""
+    try:
+        r = Reader(html, max_depth, hints)
+        page = r.read()
+        if r.noscript_chars >= NOSCRIPT_SURE:
+            return None, "text in <noscript> (the parse step may unwrap it)", {}
+        drop, kept_large = r.hint_drops() if hints is not None and r.candidates else (set(), 0)
+        if drop:
+            page = Reader(html, max_depth, hints, frozenset(drop)).read()
+        return page, "", {"body_at": r.body_at, "dropped": len(drop), "kept_large": kept_large}
+    except GiveUp as e:
+        return None, str(e), {}
+    except RecursionError:
+        return None, "recursion", {}

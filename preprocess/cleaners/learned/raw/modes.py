@@ -1,0 +1,340 @@
+"""The raw reader's rarer insertion modes: tables, ``<select>``, ``<template>``, svg/math, and the adoption agency.
+Only what decides the page's blocks is followed; anything that would move text elsewhere (foster parenting,
+links or blocks moved by the adoption agency, HTML breaking out of svg) gives up."""
+from __future__ import annotations
+
+from preprocess.cleaners.learned.raw.elements import (BLOCK, BREAKOUT, BUTTON_SCOPE, CLOSES_P, FORMATTING,
+                                                      FOSTER_TARGETS, HEADINGS, INTEGRATION, RAW_ELEMENTS, SCOPE,
+                                                      SPECIAL, TABLE_SCOPE, VOID)
+from preprocess.cleaners.learned.raw.page import El
+from preprocess.cleaners.learned.raw.tokens import GiveUp
+
+MARKER = None  # a marker in the list of active formatting elements
+
+
+class Modes:
+    """Mixed into the tree builder (``tree.Reader``), whose stacks and page side these methods use."""
+
+    # ------------------------------------------------------------------ the adoption agency (misnested formatting)
+    def adoption(self, name: str) -> None:
+        """HTML's adoption agency algorithm for the end tag of formatting element ``name``. Moving a furthest
+        block out of inline formatting elements changes no block's text, order or block parent, so that case is
+        followed on the stacks; where a block or a link in between would move, a table would foster-parent it or
+        the hint rule measures an element whose text it moves, give up."""
+        cur = self.stack[-1]
+        if cur.name == name and not any(x is not MARKER and x[0] == cur.uid for x in self.active):
+            self.pop()
+            return
+        for outer in range(8):
+            fe = None
+            for i in range(len(self.active) - 1, -1, -1):
+                x = self.active[i]
+                if x is MARKER:
+                    break
+                if x[1] == name:
+                    fe = i
+                    break
+            if fe is None:
+                if outer == 0:
+                    self.other_end(name)
+                return
+            uid = self.active[fe][0]
+            pos = next((k for k in range(len(self.stack) - 1, -1, -1) if self.stack[k].uid == uid), None)
+            if pos is None:
+                del self.active[fe]
+                return
+            if any(e.name in SCOPE for e in self.stack[pos + 1:]):
+                return  # not in scope: ignored
+            fb = next((k for k in range(pos + 1, len(self.stack)) if self.stack[k].name in SPECIAL), None)
+            if fb is None:
+                while len(self.stack) > pos:
+                    self.pop()
+                del self.active[fe]
+                return
+            if any(e.name in BLOCK or e.name == "a" for e in self.stack[pos + 1:fb]):
+                raise GiveUp("a link or a block moved by the adoption agency")
+            if self.stack[pos - 1].name in FOSTER_TARGETS:
+                raise GiveUp("the adoption agency into a table (foster parenting)")
+            if any(e.uid in self.candidates for e in self.stack[pos:fb]):  # (their text would change)
+                raise GiveUp("the adoption agency moves elements the hint rule measures")
+            self._adopt(name, fe, uid, self.stack[fb].uid, fb)
+
+    def _adopt(self, name, fe, uid, fb_uid, k) -> None:
+        """One round of the algorithm's furthest-block case, on the stack and the list only."""
+        bookmark, last_is_fb, inner = fe, True, 0
+        while True:
+            inner += 1
+            k -= 1
+            node = self.stack[k]
+            if node.uid == uid:
+                break
+            li = next((i for i, x in enumerate(self.active) if x is not MARKER and x[0] == node.uid), None)
+            if inner > 3 and li is not None:
+                del self.active[li]
+                bookmark -= li < bookmark
+                fe -= li < fe
+                li = None
+            if li is None:
+                del self.stack[k]  # (it stays in the tree; it leaves the stack)
+                continue
+            self.uid += 1
+            self.active[li] = [self.uid, node.name, node.attrs]
+            self.stack[k] = El(node.name, -1, node.noise, False, self.uid, node.attrs, node.total, node.seq)
+            if last_is_fb:
+                bookmark = li + 1
+            last_is_fb = False
+        fe_attrs = self.active[fe][2]
+        del self.active[fe]
+        bookmark -= fe < bookmark
+        self.uid += 1
+        self.active.insert(bookmark, [self.uid, name, fe_attrs])
+        del self.stack[next(k for k, e in enumerate(self.stack) if e.uid == uid)]
+        fbk = next(k for k, e in enumerate(self.stack) if e.uid == fb_uid)
+        fbe = self.stack[fbk]
+        self.stack.insert(fbk + 1, El(name, -1, fbe.noise, False, self.uid, fe_attrs, self.total, self.seq))
+        if name == "a" and fbe.noise:  # (the link ends before the furthest block, whose subtree is noise)
+            self.in_a = False
+
+    # ------------------------------------------------------------------ <template>, svg/math
+    def template_start(self, name, attrs, closing, p) -> int:
+        """Inside a ``<template>`` (its content is a fragment outside the page) only where it ends matters: the
+        tokenizer's states are followed, elements stacked, and only ``</template>`` ends it."""
+        if name == "template":
+            self.push(name, attrs)
+            self.active.append(MARKER)
+            self.template += 1
+        elif name in RAW_ELEMENTS or name == "script":
+            return self.raw_content(name, p)
+        elif name in ("svg", "math"):
+            self.foreign_root(name, attrs, closing)
+        elif name == "plaintext":
+            raise GiveUp("<plaintext>")
+        elif name not in VOID and name != "image":
+            self.push(name, attrs)
+        return p
+
+    def template_end(self, name) -> None:
+        if name == "template":
+            while self.pop() != "template":
+                pass
+            self.clear_to_marker()
+            self.template -= 1
+        elif self.stack[-1].name == name:
+            self.pop()
+
+    def foreign_root(self, name, attrs, closing) -> None:
+        el = self.push(name, attrs)
+        if closing:
+            self.pop()
+        else:
+            self.foreign.append(el)
+
+    def foreign_start(self, name, attrs, closing, p) -> int:
+        if name in BREAKOUT or name == "font" and any(k in attrs for k in ("color", "face", "size")):
+            raise GiveUp("HTML breaking out of svg/math")
+        if self.foreign[-1].name in INTEGRATION:
+            raise GiveUp("markup in an svg/math integration point")
+        el = self.new_el(name, attrs)
+        if closing:
+            self.end_el(el)
+        else:
+            self.foreign.append(el)
+        return p
+
+    def foreign_end(self, name) -> None:
+        if self.foreign[-1].name != name:
+            raise GiveUp("misnested svg/math")
+        el = self.foreign.pop()
+        if self.foreign:
+            self.end_el(el)
+        else:
+            self.pop()  # (the svg/math itself)
+
+    # ------------------------------------------------------------------ <select>
+    def select_start(self, name, attrs, p) -> int:
+        """In a ``<select>`` (noise) lexbor follows the in-body rules (the customizable select); only where the
+        select ends matters, so anything that could close elements outside it gives up."""
+        if name == "option":
+            if self.stack[-1].name == "option":
+                self.pop()
+            self.push(name, attrs)
+        elif name == "optgroup":
+            if self.stack[-1].name == "option":
+                self.pop()
+            if self.stack[-1].name == "optgroup":
+                self.pop()
+            self.push(name, attrs)
+        elif name == "select":
+            self.pop_until(("select",))
+        elif name in ("input", "keygen", "textarea", "plaintext", "table", "form", "button", "a", "nobr", "hr",
+                      "li", "dd", "dt"):
+            raise GiveUp(f"<{name}> in a select")
+        elif (name in CLOSES_P or name in HEADINGS or name in ("pre", "listing", "xmp")) \
+                and self.in_scope(("p",), BUTTON_SCOPE):
+            raise GiveUp(f"<{name}> in a select")
+        else:
+            return self.body_start(name, attrs, False, p)
+        return p
+
+    def select_end(self, name) -> None:
+        if name == "option":
+            if self.stack[-1].name == "option":
+                self.pop()
+        elif name == "optgroup":
+            if self.stack[-1].name == "option" and len(self.stack) > 1 and self.stack[-2].name == "optgroup":
+                self.pop()
+            if self.stack[-1].name == "optgroup":
+                self.pop()
+        elif name == "select":
+            self.pop_until(("select",))
+        else:
+            k = max(i for i, e in enumerate(self.stack) if e.name == "select")
+            mine = max((i for i, e in enumerate(self.stack) if e.name == name), default=-1)
+            if -1 < mine < k or name in ("p", "br", "form") or name in FORMATTING:  # (it would close the select)
+                raise GiveUp(f"</{name}> in a select")
+            self.body_end(name)
+
+    # ------------------------------------------------------------------ tables
+    def table_start(self, mode, name, attrs, closing, p) -> int:
+        if mode == "row" and name in ("td", "th"):
+            self.clear_back(("tr",))
+            self.push(name, attrs)
+            self.active.append(MARKER)
+            return p
+        if mode == "row" and name in ("caption", "col", "colgroup", "tbody", "tfoot", "thead", "tr"):
+            self.clear_back(("tr",))
+            self.pop()
+            return self.start_tag(name, attrs, closing, p)
+        if mode == "tbody":
+            if name == "tr":
+                self.clear_back(("tbody", "thead", "tfoot"))
+                self.push(name, attrs)
+                return p
+            if name in ("td", "th"):
+                self.clear_back(("tbody", "thead", "tfoot"))
+                self.push("tr", {})
+                return self.start_tag(name, attrs, closing, p)
+            if name in ("caption", "col", "colgroup", "tbody", "tfoot", "thead"):
+                self.clear_back(("tbody", "thead", "tfoot"))
+                self.pop()
+                return self.start_tag(name, attrs, closing, p)
+        # in table
+        if name == "caption":
+            self.clear_back(("table",))
+            self.active.append(MARKER)
+            self.push(name, attrs)
+        elif name == "colgroup":
+            self.clear_back(("table",))
+            self.push(name, attrs)
+        elif name == "col":
+            self.clear_back(("table",))
+            self.push("colgroup", {})
+            self.void(name, attrs)
+        elif name in ("tbody", "tfoot", "thead"):
+            self.clear_back(("table",))
+            self.push(name, attrs)
+        elif name in ("td", "th", "tr"):
+            self.clear_back(("table",))
+            self.push("tbody", {})
+            return self.start_tag(name, attrs, closing, p)
+        elif name == "table":
+            self.pop_until(("table",))
+            return self.start_tag(name, attrs, closing, p)
+        elif name in ("style", "script"):
+            self.push(name, attrs)
+            q = self.raw_content(name, p)
+            self.pop()
+            return q
+        elif name == "input" and attrs.get("type", "").lower() == "hidden":
+            self.void(name, attrs)
+        elif name == "form":
+            if self.form is None:
+                self.form = self.push(name, attrs).uid
+                self.pop()
+        elif name in ("meta", "link"):
+            self.void(name, attrs)
+        else:
+            raise GiveUp(f"<{name}> in a table (foster parenting)")
+        return p
+
+    def clear_back(self, names) -> None:
+        while self.stack[-1].name not in names and self.stack[-1].name not in ("table", "template", "html"):
+            self.pop()
+
+    def close_cell(self) -> None:
+        self.implied_ends()
+        self.pop_until(("td", "th"))
+        self.clear_to_marker()
+
+    def close_caption(self) -> None:
+        self.implied_ends()
+        self.pop_until(("caption",))
+        self.clear_to_marker()
+
+    def table_end(self, mode, name) -> bool:
+        """True when the table modes handled (or ignored) the end tag; False: the in-body rules apply."""
+        if mode == "cell":
+            if name in ("td", "th"):
+                if self.in_scope((name,), TABLE_SCOPE):
+                    self.close_cell()
+                return True
+            if name in ("table", "tbody", "tfoot", "thead", "tr"):
+                if self.in_scope((name,), TABLE_SCOPE):
+                    self.close_cell()
+                    self.end_tag(name)
+                return True
+            return name in ("body", "caption", "col", "colgroup", "html")
+        if mode == "caption":
+            if name == "caption":
+                if self.in_scope(("caption",), TABLE_SCOPE):
+                    self.close_caption()
+                return True
+            if name == "table":
+                self.close_caption()
+                self.end_tag(name)
+                return True
+            return name in ("body", "col", "colgroup", "html", "tbody", "td", "tfoot", "th", "thead", "tr")
+        if mode == "colgroup":
+            if name == "colgroup":
+                self.pop()
+                return True
+            raise GiveUp("colgroup content")
+        if mode == "row":
+            if name == "tr":
+                self.clear_back(("tr",))
+                self.pop()
+                return True
+            if name in ("table", "tbody", "tfoot", "thead"):
+                if name != "table" and not self.in_scope((name,), TABLE_SCOPE):
+                    return True
+                self.clear_back(("tr",))
+                self.pop()
+                self.end_tag(name)
+                return True
+            if name in ("body", "caption", "col", "colgroup", "html", "td", "th"):
+                return True
+        if mode == "tbody":
+            if name in ("tbody", "tfoot", "thead"):
+                if self.in_scope((name,), TABLE_SCOPE):
+                    self.clear_back(("tbody", "thead", "tfoot"))
+                    self.pop()
+                return True
+            if name == "table":
+                self.clear_back(("tbody", "thead", "tfoot"))
+                self.pop()
+                self.end_tag(name)
+                return True
+            if name in ("body", "caption", "col", "colgroup", "html", "td", "th", "tr"):
+                return True
+        # in table
+        if name == "br":
+            raise GiveUp("</br> in a table (foster parenting)")
+        if name == "table":
+            if self.in_scope(("table",), TABLE_SCOPE):
+                self.pop_until(("table",))
+            return True
+        if name in ("body", "caption", "col", "colgroup", "html", "tbody", "td", "tfoot", "th", "thead", "tr"):
+            return True
+        if name == "p" and not self.in_scope(("p",), BUTTON_SCOPE):
+            raise GiveUp("</p> without a p (in a table)")
+        return False  # in-body rules; the table is special and a scope boundary: nothing past it is popped

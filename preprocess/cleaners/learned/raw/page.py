@@ -1,0 +1,159 @@
+"""The page side of the raw reader: what ``blocks.split_python`` reads off lexbor's serialisation, built as the
+tree builder opens and closes elements (blocks, their elements and class/id values, link text), and what the
+class/id hint rule (``filters.hints.HintFilter.drop_from``) measures: every candidate's text in the tree."""
+from __future__ import annotations
+
+from preprocess.cleaners.learned.blocks import TAG_INDEX, Page
+from preprocess.cleaners.learned.raw.elements import BLOCK, NEVER_HINTED, NOISE_SET
+from preprocess.cleaners.learned.raw.tokens import GiveUp, names_of, serial_attrs
+
+
+class El:
+    """An open element: ``e`` its page element (-1: none), ``noise`` inside (or being) a noise element or a hinted
+    one, ``root`` one itself, ``total``/``seq`` the body's text characters and elements before it."""
+
+    __slots__ = ("name", "e", "noise", "root", "uid", "attrs", "total", "seq")
+
+    def __init__(self, name, e, noise, root, uid, attrs, total, seq):
+        self.name, self.e, self.noise, self.root, self.uid = name, e, noise, root, uid
+        self.attrs, self.total, self.seq = attrs, total, seq
+
+
+def _has_word(value: str, words: tuple) -> bool:  # (_hints.pxi's: CSS's ASCII case-insensitive substring)
+    low = value.lower() if value.isascii() else "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in value)
+    return any(w in low for w in words)
+
+
+class PageSide:
+    """Blocks and elements as ``split_python`` makes them. ``hints``: a ``HintFilter`` whose rule applies;
+    ``drop``: the elements (uids) it drops, from a first reading; ``candidates``: uid -> [seq, last seq inside,
+    text characters, exempt] of the elements whose class/id hold one of its words."""
+
+    def init_page(self, max_depth: int, hints=None, drop=frozenset()):
+        self.max_depth, self.hints, self.drop = max_depth, hints, drop
+        self.page = Page()
+        self.stack: list[El] = []
+        self.noise = 0         # noise (or dropped) elements open
+        self.uid = self.seq = self.total = 0
+        self.cur = -1          # the page element text goes to
+        self.blocks: list[int] = []  # the page elements open
+        self.buf: list[str] = []
+        self.lbuf: list[str] = []
+        self.in_a = False
+        self.chars = 0
+        self.noscript_chars = 0
+        self.template = 0      # <template>s open (their content is not the page's)
+        self.candidates: dict = {}
+
+    def flush(self) -> None:
+        if self.buf:
+            t = " ".join("".join(self.buf).split())
+            if t:
+                p = self.page
+                p.texts.append(t)
+                p.link_chars.append(len(" ".join("".join(self.lbuf).split())) if self.lbuf else 0)
+                p.owner.append(self.cur)
+                p.start.append(self.chars)
+                self.chars += len(t)
+            self.buf.clear()
+            self.lbuf.clear()
+
+    def text(self, t: str) -> None:
+        if not t or self.phase != "body" or self.template:
+            return
+        self.total += len(t)
+        if self.noise:
+            if any(e.name == "noscript" for e in self.stack):
+                self.noscript_chars += len(t)
+            return
+        self.buf.append(t)
+        if self.in_a:
+            self.lbuf.append(t)
+
+    def new_el(self, name: str, attrs: dict) -> El:
+        """An element as it opens (a candidate of the hint rule noted); not yet on a stack."""
+        self.uid += 1
+        self.seq += 1
+        root = name in NOISE_SET or self.uid in self.drop
+        el = El(name, -1, self.noise > 0 or root, root, self.uid, attrs, self.total, self.seq)
+        h = self.hints
+        if h is not None and self.phase == "body" and not self.template and name not in NEVER_HINTED:
+            cls, ident = attrs.get("class"), attrs.get("id")
+            if (cls and _has_word(cls, h.unlikely)) or (ident and _has_word(ident, h.unlikely)):
+                self.candidates[el.uid] = [el.seq, None, None, bool(h.maybe.search(f"{cls or ''} {ident or ''}"))]
+        return el
+
+    def end_el(self, el: El) -> None:
+        """An element closes (or leaves the stack: its text in the tree ends here)."""
+        c = self.candidates.get(el.uid)
+        if c is not None:
+            c[1], c[2] = self.seq, self.total - el.total
+
+    def push(self, name: str, attrs: dict) -> El:
+        el = self.new_el(name, attrs)
+        if not el.noise:
+            if name in BLOCK:
+                self.flush()
+                if len(self.blocks) >= self.max_depth:
+                    raise GiveUp("elements deeper than max_depth")
+                p = self.page
+                el.e = len(p.el_tag)
+                p.el_tag.append(TAG_INDEX[name])
+                p.el_parent.append(self.cur)
+                p.el_depth.append(len(self.blocks))
+                p.el_names.append(names_of(attrs))
+                p.el_start.append(self.chars)
+                p.el_end.append(-1)
+                self.blocks.append(el.e)
+                self.cur = el.e
+            elif name == "a":
+                self.in_a = "href=" in serial_attrs(attrs)
+        if el.root:
+            self.noise += 1
+        self.stack.append(el)
+        return el
+
+    def pop(self) -> str:
+        el = self.stack.pop()
+        self.end_el(el)
+        if el.root:
+            self.noise -= 1
+        if not el.noise:
+            if el.e >= 0:
+                self.flush()
+                self.page.el_end[el.e] = self.chars
+                self.blocks.pop()
+                self.cur = self.blocks[-1] if self.blocks else -1
+            elif el.name == "a":
+                self.in_a = False
+        return el.name
+
+    def void(self, name: str, attrs: dict) -> None:
+        """A void element: ``<br>`` and ``<hr>`` end a block (unless the hint rule drops them)."""
+        el = self.new_el(name, attrs)
+        self.end_el(el)
+        if name in ("br", "hr") and not el.noise:
+            self.flush()
+
+    def finish(self) -> Page:
+        self.flush()
+        for e in self.blocks:
+            self.page.el_end[e] = self.chars
+        for el in self.stack:
+            self.end_el(el)
+        self.page.chars = self.chars
+        return self.page
+
+    def hint_drops(self) -> tuple[set, int]:
+        """``HintFilter.drop_from``'s decisions over the candidates: (uids dropped, candidates kept for their size)."""
+        limit = self.hints.max_share * self.total
+        drop, last_end, kept_large = set(), 0, 0
+        for uid, (seq, end, chars, exempt) in sorted(self.candidates.items(), key=lambda kv: kv[1][0]):
+            if seq <= last_end or exempt:  # (inside the last element dropped)
+                continue
+            if chars > limit:
+                kept_large += 1
+                continue
+            drop.add(uid)
+            last_end = end
+        return drop, kept_large

@@ -1,0 +1,159 @@
+"""The raw reader (``preprocess.cleaners.learned.raw``) reads a page's blocks off the markup exactly as
+``blocks.split_body`` reads them off lexbor's tree, or gives up: on shared gold pages, on random (unclosed,
+misnested) markup, and rule by rule on the tree builder's cases it follows."""
+import random
+from dataclasses import asdict
+
+import pytest
+from resiliparse.parse.html import HTMLTree
+
+from eval.cleaning.gold import SETS, gold_pages
+from eval.cleaning.harness import strip_wrapper
+from preprocess.cleaners.learned.blocks import split_body
+from preprocess.cleaners.learned.raw import read_raw
+from preprocess.document import Document
+from preprocess.filters.hints import HintFilter
+from preprocess.options import CleanOptions
+from preprocess.pipeline import build_steps, run_steps
+from tests.conftest import shared
+from tests.test_learned_compiled import HINTED, TAGS, TEXTS
+
+
+def lexbor(html: str, hints: bool):
+    """split_body's Page (as a dict) on lexbor's tree, and the hint rule's (dropped, kept_large)."""
+    h = None
+    if hints:
+        h = HintFilter()
+        h.deferred = True
+    page = asdict(split_body(HTMLTree.parse(html), hints=h))
+    return page, ((h.stats.counts.get("hints.elements_dropped", 0), h.stats.counts.get("hints.kept_large", 0))
+                  if h else None)
+
+
+def raw(html: str, hints: bool):
+    page, why, info = read_raw(html, hints=HintFilter() if hints else None)
+    return (None, why) if page is None else (asdict(page), (info["dropped"], info["kept_large"]) if hints else None)
+
+
+@pytest.fixture(scope="module")
+def decoded_gold():
+    """Every 8th page of the six shared gold sets as the pipeline decodes it (strict decodes only: lexbor decodes
+    the others itself, and the raw reader leaves those alone)."""
+    decode = build_steps(CleanOptions(), stop_before="parse")
+    out = []
+    for p in gold_pages(shared(), list(SETS))[::8]:
+        docs = run_steps(decode, [Document(id="p", content_type="text/html", raw=strip_wrapper(p.raw()))])
+        if docs and docs[0].raw is None:
+            out.append((p.input.name, docs[0].html))
+    return out
+
+
+@pytest.mark.parametrize("hints", [False, True], ids=["plain", "drop-hinted"])
+def test_gold_pages_read_raw_are_read_exactly_as_off_lexbors_tree(decoded_gold, hints):
+    read, differ = 0, []
+    for name, html in decoded_gold:
+        got, counts = raw(html, hints)
+        if got is None:
+            continue
+        read += 1
+        if (got, counts) != lexbor(html, hints):  # (the parse step's tree: it unwraps no <noscript> read raw)
+            differ.append(name)
+    assert len(decoded_gold) > 450
+    assert not differ, f"{len(differ)} pages differ: {differ[:5]}"
+    assert read >= 0.85 * len(decoded_gold), f"only {read} of {len(decoded_gold)} pages read raw"
+
+
+EXTRA = ["p", "li", "dd", "dt", "td", "tr", "th", "table", "tbody", "caption", "b", "i", "a href=1", "a href=2",
+         "font", "form", "h2", "pre", "option", "center", "div class=sidebar", "span class=nav", "ul", "dl", "colgroup",
+         "col", "title", "body class=x", "head", "img class=social", "input type=hidden", "nobr", "main", "em"]
+
+
+def random_markup(rng: random.Random, depth: int = 0) -> str:
+    out = []
+    for _ in range(rng.randrange(1, 6)):
+        r, t = rng.random(), rng.choice(TAGS + EXTRA + HINTED)
+        if r < 0.3 and depth < 6:
+            out.append(f"<{t}>{random_markup(rng, depth + 1)}</{t.split()[0]}>")
+        elif r < 0.45:
+            out.append(f"<{t}>")  # left open
+        elif r < 0.55:
+            out.append(f"</{t.split()[0]}>")  # stray, or closing across others
+        elif r < 0.62:
+            out.append(f"<!--{rng.choice(TEXTS)}-->")
+        else:
+            out.append(rng.choice(TEXTS + ["word", "x &copy y", "&notit;", "a&ampb", "\n", "<!DOCTYPE html>"]))
+    return "".join(out)
+
+
+def test_random_unclosed_and_misnested_markup_is_read_exactly_or_given_up():
+    rng = random.Random(11)
+    read, differ = 0, []
+    for _ in range(2500):
+        html = rng.choice(["", "<!DOCTYPE html>", "<html><head><title>t</title></head>", "<p>x"]) + random_markup(rng)
+        hints = rng.random() < 0.5
+        got = raw(html, hints)
+        if got[0] is None:
+            continue
+        read += 1
+        if got != lexbor(html, hints):
+            differ.append(html)
+    assert not differ, f"{len(differ)} differ, first: {differ[0][:400]!r}"
+    assert read > 1000
+
+
+LONG = "<p>" + "main text of the page. " * 40 + "</p>"
+READ = {  # the tree builder's cases the reader follows: each is read, and read as lexbor reads it
+    "p ended by a block": "<p>a<div>b</div>c",
+    "list items": "<ul><li>a<li>b<li><ul><li>c</ul>d</ul>e",
+    "definitions": "<dl><dt>a<dd>b<dt>c</dl>",
+    "headings": "<h1>a<h2>b</h2>c",
+    "implied tbody, rows and cells": "<table><tr><td>a<td>b<tr><th>c</table>d",
+    "caption and column group": "<table><caption>c</caption><colgroup><col><col></colgroup><tr><td>x</td></table>",
+    "a table in a p, quirks mode": "<p>x<table><tr><td>y</table>z",
+    "a table in a p, standards mode": "<!DOCTYPE html><p>x<table><tr><td>y</table>z",
+    "a doctype after a tag is ignored": "<meta charset=utf-8><!DOCTYPE html><p>x<table><tr><td>y</table>z",
+    "formatting across a block (adoption agency)": "<b>1<p>2</b>3</p>4<i><center><p>x</i>y",
+    "a link across a block": "<a href=x>1<div>2</a>3</div>4",
+    "a link in a link": "<a href=1>x<a href=2>y</a>z",
+    "a link reopened after its block": "<p><a href=x>link</p>more",
+    "a stray </p>": "a</p>b",
+    "</br>": "a</br>b",
+    "a second <body>": "<body class=a><div>x</div><body id=b class=c>y",
+    "a <noscript> in the head": "<head><noscript><link rel=x></noscript></head><body>x",
+    "a <noscript> after the head": "<head></head><noscript><div>n</div></noscript><body class=z>y",
+    "text before <body>": "<html><head><title>t</title></head>hello<div>x</div>",
+    "a <select> holding markup": "<div>a<select><option>o<div>d</div><optgroup><option>p</select>b</div>",
+    "a <template>": "<template><div>t</div><table><tr></template><p>x</p>",
+    "svg with a title": "<p>a<svg><title>icon</title><path/></svg>b",
+    "references in text": "<p>a &amp; b &copy c &notit; &#x41;&#66 <span title='x>y'>s</span></p>",
+    "class and id written as lexbor writes them": "<div class='a&amp;b c' id=\"q&quot;\">x</div><div title='id='>y</div>",
+    "script escapes": "<script><!--<script></script>--></script><p>x</p><script>a<!--b--></script>y",
+    "newlines after <pre> and <textarea>": "<pre>\nx</pre><textarea>\nt</textarea>a\r\nb",
+    "a <title> in the body": "<p>a<title>t &amp; u</title>b",
+    "hinted and exempt elements": f"<div class=sidebar>s</div><div class='comment post'>c</div>{LONG}",
+    "a hinted element holding most of the page": f"<div class=header><span class=nav>n</span>{LONG}</div>",
+    "a hinted element inside a hinted one": f"<div id=footer><p class=social>s</p></div>{LONG}<br class=menu>",
+}
+GIVEN_UP = {  # and cases it leaves to lexbor
+    "foster parenting": "<table><div>x</div><tr><td>y</table>",
+    "text in a table": "<table>x<tr><td>y</table>",
+    "</form> with elements open": "<form><div>a</form>b</div>",
+    "a block moved by the adoption agency": "<b><legend><div>x</b>y</div>",
+    "HTML breaking out of svg": "<svg><p>x</p></svg>",
+    "text in a <noscript> the parse step may unwrap": "<body><noscript>" + "n " * 600 + "</noscript>x",
+    "a block in a <select> in a p": "<p>a<select><option>o<div>d</div></select>b",
+}
+
+
+@pytest.mark.parametrize("hints", [False, True], ids=["plain", "drop-hinted"])
+@pytest.mark.parametrize("case", sorted(READ))
+def test_each_tree_builder_rule_followed_reads_as_lexbor(case, hints):
+    got = raw(READ[case], hints)
+    assert got[0] is not None, f"gave up: {got[1]}"
+    assert got == lexbor(READ[case], hints)
+
+
+@pytest.mark.parametrize("case", sorted(GIVEN_UP))
+def test_markup_the_reader_does_not_follow_is_given_up(case):
+    page, why, _ = read_raw(GIVEN_UP[case], hints=HintFilter())
+    assert page is None and why
