@@ -4,7 +4,7 @@
 pages it accepts, exactly the :class:`blocks.Page` that ``blocks.split_body`` reads off lexbor's serialisation
 of ``<body>`` (with the class/id hint rule, ``--drop-hinted``, applied as ``HintFilter.drop_from`` applies it).
 Where the markup needs a rule it does not follow (foster parenting in tables, a link or a block moved by the
-adoption agency, HTML breaking out of svg, a ``<noscript>`` the parse step might unwrap, a doctype it does not
+adoption agency, HTML breaking out of svg, a ``<noscript>`` the parse step unwraps, a doctype it does not
 know ...) it gives up and says why: the page is then parsed as before. ``scripts/raw_tree_check.py`` measures it
 against lexbor on every shared gold page; ``tests/test_learned_raw.py`` holds it to that.
 
@@ -15,9 +15,15 @@ from __future__ import annotations
 
 from preprocess.cleaners.learned.raw.tokens import GiveUp
 from preprocess.cleaners.learned.raw.tree import Reader
-from preprocess.steps.parse import NOSCRIPT_CHARS
+from preprocess.steps.parse import NOSCRIPT_CHARS, NOSCRIPT_SHARE
 
-NOSCRIPT_SURE = 0.9 * NOSCRIPT_CHARS  # text in <noscript> below which the parse step surely leaves it
+MARGIN = 0.02  # how near the parse step's <noscript> thresholds the reader does not decide
+
+
+def noscript_unwrapped(inside: int, body: int) -> bool:
+    """Would the parse step unwrap the page's ``<noscript>`` elements (``parse.unwrap_noscript``: their text, of
+    the body's)? Near its thresholds the reader's count may not be lexbor's to the character: counted as yes."""
+    return inside >= (1 - MARGIN) * NOSCRIPT_CHARS and inside >= (1 - MARGIN) * NOSCRIPT_SHARE * body
 
 
 def read_raw(html: str, max_depth: int = 400, hints=None):
@@ -27,8 +33,8 @@ def read_raw(html: str, max_depth: int = 400, hints=None):
     try:
         r = Reader(html, max_depth, hints)
         page = r.read()
-        if r.noscript_chars >= NOSCRIPT_SURE:
-            return None, "text in <noscript> (the parse step may unwrap it)", {}
+        if noscript_unwrapped(r.noscript_chars, r.total):
+            return None, "text in <noscript> (the parse step unwraps it)", {}
         drop, kept_large = r.hint_drops() if hints is not None and r.candidates else (set(), 0)
         if drop:
             page = Reader(html, max_depth, hints, frozenset(drop)).read()
