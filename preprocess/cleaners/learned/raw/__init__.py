@@ -30,6 +30,8 @@ def read_raw(html: str, max_depth: int = 400, hints=None):
     """``(page, "", info)`` or ``(None, why, {})``. ``hints``: a ``HintFilter`` whose rule applies (a first reading
     measures its candidates, a second skips what it drops); ``info``: ``body_at`` (where the body starts: what
     precedes it is the head), ``dropped`` and ``kept_large`` (the rule's counts)."""
+    if "\0" in html:  # (the decode step leaves NULs only where lexbor decodes the bytes itself)
+        return None, "a NUL character", {}
     try:
         r = Reader(html, max_depth, hints)
         page = r.read()
@@ -41,5 +43,5 @@ def read_raw(html: str, max_depth: int = 400, hints=None):
         return page, "", {"body_at": r.body_at, "dropped": len(drop), "kept_large": kept_large}
     except GiveUp as e:
         return None, str(e), {}
-    except RecursionError:
-        return None, "recursion", {}
+    except (RecursionError, IndexError, KeyError, StopIteration, ValueError) as e:  # (a case the reader missed)
+        return None, f"reader error: {type(e).__name__}", {}

@@ -28,6 +28,7 @@ CLOSES_P = _set("address article aside blockquote center details dialog dir div 
                 "header hgroup main menu nav ol p search section summary ul")
 HEADINGS = _set("h1 h2 h3 h4 h5 h6")
 HEAD_VOID = _set("base basefont bgsound link meta")
+HEAD_TAGS = HEAD_VOID | _set("title style noframes script")  # read in the head (and where they are in the body)
 TABLE_PARTS = _set("caption col colgroup tbody td tfoot th thead tr")
 FOSTER_TARGETS = _set("table tbody tfoot thead tr")
 # the insertion mode an open element puts the builder in (the nearest one from the current node down decides)

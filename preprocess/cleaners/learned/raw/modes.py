@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from preprocess.cleaners.learned.raw.elements import (BLOCK, BREAKOUT, BUTTON_SCOPE, CLOSES_P, FORMATTING,
                                                       FOSTER_TARGETS, HEADINGS, INTEGRATION, RAW_ELEMENTS, SCOPE,
-                                                      SPECIAL, TABLE_SCOPE, VOID)
+                                                      SPECIAL, TABLE_PARTS, TABLE_SCOPE, VOID)
 from preprocess.cleaners.learned.raw.page import El
 from preprocess.cleaners.learned.raw.tokens import GiveUp
 
@@ -57,6 +57,8 @@ class Modes:
                 raise GiveUp("the adoption agency into a table (foster parenting)")
             if any(e.uid in self.candidates for e in self.stack[pos:fb]):  # (their text would change)
                 raise GiveUp("the adoption agency moves elements the hint rule measures")
+            if name == "a" and not self.stack[pos].noise and self.stack[pos].links != self.links:
+                raise GiveUp("a link moved by the adoption agency after other links")
             self._adopt(name, fe, uid, self.stack[fb].uid, fb)
 
     def _adopt(self, name, fe, uid, fb_uid, k) -> None:
@@ -75,6 +77,8 @@ class Modes:
                 fe -= li < fe
                 li = None
             if li is None:
+                if self.detached:
+                    raise GiveUp("the adoption agency with a form left open")
                 del self.stack[k]  # (it stays in the tree; it leaves the stack)
                 continue
             self.uid += 1
@@ -83,7 +87,10 @@ class Modes:
             if last_is_fb:
                 bookmark = li + 1
             last_is_fb = False
+        if self.detached:
+            raise GiveUp("the adoption agency with a form left open")
         fe_attrs = self.active[fe][2]
+        fe_noise = next(e.noise for e in self.stack if e.uid == uid)
         del self.active[fe]
         bookmark -= fe < bookmark
         self.uid += 1
@@ -91,8 +98,10 @@ class Modes:
         del self.stack[next(k for k, e in enumerate(self.stack) if e.uid == uid)]
         fbk = next(k for k, e in enumerate(self.stack) if e.uid == fb_uid)
         fbe = self.stack[fbk]
-        self.stack.insert(fbk + 1, El(name, -1, fbe.noise, False, self.uid, fe_attrs, self.total, self.seq))
-        if name == "a" and fbe.noise:  # (the link ends before the furthest block, whose subtree is noise)
+        clone = El(name, -1, fbe.noise, False, self.uid, fe_attrs, self.total, self.seq)
+        clone.links = self.links
+        self.stack.insert(fbk + 1, clone)
+        if name == "a" and fbe.noise and not fe_noise:  # (the link ends before the furthest block: noise)
             self.in_a = False
 
     # ------------------------------------------------------------------ <template>, svg/math
@@ -107,8 +116,9 @@ class Modes:
             return self.raw_content(name, p)
         elif name in ("svg", "math"):
             self.foreign_root(name, attrs, closing)
-        elif name == "plaintext":
-            raise GiveUp("<plaintext>")
+        elif name == "plaintext" or name in FORMATTING or name in TABLE_PARTS or name in ("applet", "marquee",
+                                                                                          "object"):
+            raise GiveUp(f"<{name}> in a template")
         elif name not in VOID and name != "image":
             self.push(name, attrs)
         return p
@@ -142,29 +152,30 @@ class Modes:
         return p
 
     def foreign_end(self, name) -> None:
-        if self.foreign[-1].name != name:
-            raise GiveUp("misnested svg/math")
-        el = self.foreign.pop()
-        if self.foreign:
-            self.end_el(el)
-        else:
-            self.pop()  # (the svg/math itself)
+        """An end tag in svg/math closes up to the innermost element of that name (the elements it holds too)."""
+        i = next((i for i in range(len(self.foreign) - 1, -1, -1) if self.foreign[i].name == name), None)
+        if i is None:
+            raise GiveUp("an HTML end tag inside svg/math")
+        while len(self.foreign) > i:
+            el = self.foreign.pop()
+            if self.foreign:
+                self.end_el(el)
+            else:
+                self.pop()  # (the svg/math itself)
 
     # ------------------------------------------------------------------ <select>
     def select_start(self, name, attrs, p) -> int:
         """In a ``<select>`` (noise) lexbor follows the in-body rules (the customizable select); only where the
         select ends matters, so anything that could close elements outside it gives up."""
-        if name == "option":
-            if self.stack[-1].name == "option":
-                self.pop()
-            self.push(name, attrs)
-        elif name == "optgroup":
-            if self.stack[-1].name == "option":
-                self.pop()
-            if self.stack[-1].name == "optgroup":
-                self.pop()
+        if name in ("option", "optgroup"):
+            self.implied_ends("optgroup" if name == "option" else None)
+            if self.in_scope(("option", "optgroup") if name == "optgroup" else ("option",)):
+                raise GiveUp(f"<{name}> with an option open")
+            self.reconstruct()
             self.push(name, attrs)
         elif name == "select":
+            if not self.in_scope(("select",)):
+                raise GiveUp("<select> in a select out of scope")
             self.pop_until(("select",))
         elif name in ("input", "keygen", "textarea", "plaintext", "table", "form", "button", "a", "nobr", "hr",
                       "li", "dd", "dt"):
@@ -177,21 +188,19 @@ class Modes:
         return p
 
     def select_end(self, name) -> None:
-        if name == "option":
-            if self.stack[-1].name == "option":
-                self.pop()
-        elif name == "optgroup":
-            if self.stack[-1].name == "option" and len(self.stack) > 1 and self.stack[-2].name == "optgroup":
-                self.pop()
-            if self.stack[-1].name == "optgroup":
-                self.pop()
-        elif name == "select":
+        if name == "select":
+            if not self.in_scope(("select",)):
+                raise GiveUp("</select> out of scope")
             self.pop_until(("select",))
+            return
+        k = max(i for i, e in enumerate(self.stack) if e.name == "select")
+        targets = HEADINGS if name in HEADINGS else (name,)
+        mine = max((i for i, e in enumerate(self.stack) if e.name in targets), default=-1)
+        if -1 < mine < k or name in ("p", "br", "form") or name in FORMATTING:  # (it would close the select)
+            raise GiveUp(f"</{name}> in a select")
+        if name in ("option", "optgroup"):
+            self.other_end(name)
         else:
-            k = max(i for i, e in enumerate(self.stack) if e.name == "select")
-            mine = max((i for i, e in enumerate(self.stack) if e.name == name), default=-1)
-            if -1 < mine < k or name in ("p", "br", "form") or name in FORMATTING:  # (it would close the select)
-                raise GiveUp(f"</{name}> in a select")
             self.body_end(name)
 
     # ------------------------------------------------------------------ tables

@@ -12,11 +12,12 @@ class El:
     """An open element: ``e`` its page element (-1: none), ``noise`` inside (or being) a noise element or a hinted
     one, ``root`` one itself, ``total``/``seq`` the body's text characters and elements before it."""
 
-    __slots__ = ("name", "e", "noise", "root", "uid", "attrs", "total", "seq")
+    __slots__ = ("name", "e", "noise", "root", "uid", "attrs", "total", "seq", "links")
 
     def __init__(self, name, e, noise, root, uid, attrs, total, seq):
         self.name, self.e, self.noise, self.root, self.uid = name, e, noise, root, uid
         self.attrs, self.total, self.seq = attrs, total, seq
+        self.links = 0  # the page's link starts and ends so far, for an <a> (what its state depends on)
 
 
 def _has_word(value: str, words: tuple) -> bool:  # (_hints.pxi's: CSS's ASCII case-insensitive substring)
@@ -40,10 +41,12 @@ class PageSide:
         self.buf: list[str] = []
         self.lbuf: list[str] = []
         self.in_a = False
+        self.links = 0         # non-noise <a> starts and ends so far
         self.chars = 0
         self.noscript_chars = 0
         self.template = 0      # <template>s open (their content is not the page's)
         self.candidates: dict = {}
+        self.detached: dict = {}  # uid of the element above a form that left the stack -> the form
 
     def flush(self) -> None:
         if self.buf:
@@ -108,6 +111,8 @@ class PageSide:
                 self.cur = el.e
             elif name == "a":
                 self.in_a = "href=" in serial_attrs(attrs)
+                self.links += 1
+                el.links = self.links
         if el.root:
             self.noise += 1
         self.stack.append(el)
@@ -115,6 +120,13 @@ class PageSide:
 
     def pop(self) -> str:
         el = self.stack.pop()
+        self.close(el)
+        form = self.detached.pop(el.uid, None)
+        if form is not None:  # (the last element open in a form that left the stack: the form ends too)
+            self.close(form)
+        return el.name
+
+    def close(self, el: El) -> None:
         self.end_el(el)
         if el.root:
             self.noise -= 1
@@ -126,7 +138,13 @@ class PageSide:
                 self.cur = self.blocks[-1] if self.blocks else -1
             elif el.name == "a":
                 self.in_a = False
-        return el.name
+                self.links += 1
+
+    def detach(self, k: int) -> None:
+        """``</form>`` with elements still open in it: the form leaves the stack at ``k`` (HTML's rule), and ends
+        in the tree when the element above it does."""
+        form = self.stack.pop(k)
+        self.detached[self.stack[k].uid] = form
 
     def void(self, name: str, attrs: dict) -> None:
         """A void element: ``<br>`` and ``<hr>`` end a block (unless the hint rule drops them)."""
@@ -140,6 +158,8 @@ class PageSide:
         for e in self.blocks:
             self.page.el_end[e] = self.chars
         for el in self.stack:
+            self.end_el(el)
+        for el in self.detached.values():
             self.end_el(el)
         self.page.chars = self.chars
         return self.page

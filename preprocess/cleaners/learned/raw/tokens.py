@@ -25,19 +25,21 @@ _CLASS_ID = re.compile(r'\b(?:class|id)="([^"]*)"')  # blocks.py's, over the att
 # code points html.unescape drops where HTML's tokenizer keeps them (controls, noncharacters)
 _DROPPED = frozenset([*range(0x1, 0x9), 0xB, *range(0xE, 0x20), 0x7F, *range(0xFDD0, 0xFDF0),
                       *(p | 0xFFFE for p in range(0, 0x110000, 0x10000)), *(p | 0xFFFF for p in range(0, 0x110000, 0x10000))])
-_END = {n: re.compile(r"</" + n + r"[\t\n\f />]", re.I)
+_END = {n: re.compile(r"</" + n + r"[\t\n\f />]", re.I | re.A)  # (re.A: "ſ" is no "s" here)
         for n in ("style", "xmp", "iframe", "noembed", "noframes", "title", "textarea")}
-_SCRIPT_STATES = (re.compile(r"<(?:/script[\t\n\f />]|!--)", re.I),  # script data, escaped, double escaped
-                  re.compile(r"-->|</script[\t\n\f />]|<script[\t\n\f />]", re.I),
-                  re.compile(r"-->|</script[\t\n\f />]", re.I))
-_DOCTYPE = re.compile(r"""[\t\n\f ]*([^\t\n\f >]*)(?:[\t\n\f ]+public[\t\n\f ]*(?:"([^"]*)"|'([^']*)'))?"""
-                      r"""(?:[\t\n\f ]*(?:system[\t\n\f ]*)?(?:"([^"]*)"|'([^']*)'))?[\t\n\f ]*$""", re.I)
+_SCRIPT_STATES = (re.compile(r"<(?:/script[\t\n\f />]|!--)", re.I | re.A),  # script data, escaped, double
+                  re.compile(r"-->|</script[\t\n\f />]|<script[\t\n\f />]", re.I | re.A),  # escaped
+                  re.compile(r"-->|</script[\t\n\f />]", re.I | re.A))
+_DOCTYPE = re.compile(r"""[\t\n\f ]*([^\t\n\f >]+)(?:[\t\n\f ]+public[\t\n\f ]*(?:"([^"]*)"|'([^']*)')"""
+                      r"""(?:[\t\n\f ]+(?:"([^"]*)"|'([^']*)'))?|[\t\n\f ]+system[\t\n\f ]*(?:"([^"]*)"|'([^']*)'))?"""
+                      r"""[\t\n\f ]*$""", re.I | re.A)
 _NOT_QUIRKY = ("-//w3c//dtd xhtml 1.0 strict//", "-//w3c//dtd xhtml 1.0 transitional//",
                "-//w3c//dtd xhtml 1.0 frameset//", "-//w3c//dtd xhtml 1.1//", "-//w3c//dtd html 4.01//",
                "-//w3c//dtd html 4.0//", "-//w3c//dtd xhtml basic 1.")
-_QUIRKY = ("-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html 4.0 frameset//", "-//w3c//dtd html 3.2",
-           "-//ietf//dtd html", "-//w3c//dtd w3 html//", "-//netscape comm. corp.//",
-           "-//microsoft//dtd internet explorer")
+_QUIRKY = ("-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html 4.0 frameset//", "-//w3c//dtd html 3.2//",
+           "-//w3c//dtd html 3.2 final//", "-//w3c//dtd html 3.2 draft//", "-//ietf//dtd html//",
+           "-//ietf//dtd html 2.0//", "-//ietf//dtd html 3.2//", "-//ietf//dtd html 3.2 final//",
+           "-//w3c//dtd w3 html//")  # (some of the WHATWG list's prefixes: the ones seen; the rest is unknown)
 
 
 def ascii_lower(name: str) -> str:
@@ -70,14 +72,20 @@ def quirks(doctype: str):
     """True/False: the document is/is not in quirks mode by its doctype's text (after ``<!doctype``; a ``<table>``
     in a ``<p>`` depends on it); None: a doctype this reader does not know."""
     m = _DOCTYPE.match(doctype)
-    if not m or m.group(1).lower() != "html":
-        return True if m else None
-    public = (m.group(2) if m.group(2) is not None else m.group(3) or "").lower()
-    system = m.group(4) if m.group(4) is not None else m.group(5)
+    if not m or not doctype.isascii():
+        return None  # (a malformed doctype may force quirks mode)
+    if m.group(1).lower() != "html":
+        return True
+    g = m.groups()
+    has_public = g[1] is not None or g[2] is not None
+    public = (g[1] if g[1] is not None else g[2] or "").lower()
+    system = next((x for x in g[3:] if x is not None), None)
     if system is not None and system.lower() == "http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd":
         return True
+    if not has_public:
+        return False
     if not public:
-        return False if m.group(2) is None and m.group(3) is None else None
+        return None
     if public.startswith(("-//w3c//dtd html 4.01 transitional//", "-//w3c//dtd html 4.01 frameset//")):
         return system is None
     if public.startswith(_QUIRKY):
@@ -188,7 +196,7 @@ class Tokenizer:
         if nxt == "!":
             if s.startswith("[CDATA[", lt + 2) and self.foreign:
                 raise GiveUp("CDATA")
-            if s[lt + 2:lt + 9].lower() == "doctype":
+            if ascii_lower(s[lt + 2:lt + 9]) == "doctype":
                 end = self.skip_to_gt(lt + 2)
                 if self.phase == "initial":
                     self.quirks = quirks(s[lt + 9:end - 1])
@@ -217,6 +225,10 @@ class Tokenizer:
             if not m or m.end() == p or m.end() >= len(s):
                 raise GiveUp("a tag to the end")
             k = ascii_lower(m.group(1))
+            if "<" in k:  # (lexbor writes the name as it is: the serialisation's own scans would misread it)
+                raise GiveUp("an attribute name holding <")
+            if m.group(4) and m.group(4)[0] in "\"'":
+                raise GiveUp("an attribute value's quote not closed")
             if k not in attrs:
                 v = m.group(2) if m.group(2) is not None else m.group(3) if m.group(3) is not None else m.group(4)
                 attrs[k] = decode_value(v or "")
@@ -228,8 +240,8 @@ class Tokenizer:
         end = script_end(s, p) if name == "script" else _END[name].search(s, p)
         if end is None:
             raise GiveUp(f"<{name}> to the end")
-        body = s[p:end.start()]
+        body = decode_text(s[p:end.start()]) if name in RCDATA else s[p:end.start()]
         if name == "textarea" and body.startswith("\n"):
             body = body[1:]
-        self.text(decode_text(body) if name in RCDATA else body)
+        self.text(body)
         return self.attributes(end.end() - 1)[0]

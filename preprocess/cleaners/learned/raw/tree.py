@@ -3,8 +3,9 @@ it, over :class:`tokens.Tokenizer`'s tokens, with the page side (:class:`page.Pa
 elements open and close, and the rarer modes in :class:`modes.Modes`."""
 from __future__ import annotations
 
-from preprocess.cleaners.learned.raw.elements import (BUTTON_SCOPE, CLOSES_P, FORMATTING, HEAD_VOID, HEADINGS,
-                                                      IMPLIED, LIST_SCOPE, MODE_OF, SCOPE, SPECIAL, TABLE_PARTS)
+from preprocess.cleaners.learned.raw.elements import (BUTTON_SCOPE, CLOSES_P, FORMATTING, HEAD_TAGS, HEAD_VOID,
+                                                      HEADINGS, IMPLIED, LIST_SCOPE, MODE_OF, SCOPE, SPECIAL,
+                                                      TABLE_PARTS)
 from preprocess.cleaners.learned.raw.modes import MARKER, Modes
 from preprocess.cleaners.learned.raw.page import PageSide
 from preprocess.cleaners.learned.raw.tokens import WS, GiveUp, Tokenizer, decode_text, names_of
@@ -21,8 +22,8 @@ class Reader(Tokenizer, PageSide, Modes):
         self.foreign: list = []  # svg/math elements open (the first is also on the stack)
         self.form = None         # the form element pointer (a uid)
         self.body_at = -1        # where <body> starts, or the first thing the body holds
-        self.head_noscript = self.after_head = False
         self.lt = 0
+        self.skip_lf = False     # a newline right after <pre> or <listing> is no text
 
     def read(self):
         self.tokens()
@@ -111,19 +112,21 @@ class Reader(Tokenizer, PageSide, Modes):
             self.push("html", {})
         self.body_at = at
         self.phase = "body"
-        self.head_noscript = False
         self.push("body", attrs or {})
 
     def characters(self, t: str, at: int) -> None:
-        if self.template:
+        if self.template and not self.foreign:
             return
+        raw, t = t, decode_text(t)
+        if self.skip_lf:
+            self.skip_lf = False
+            t = t[1:] if t.startswith("\n") else t
         if self.phase != "body":
-            stripped = t.lstrip(WS)
+            stripped = t.lstrip(WS)  # (after decoding: "&#32;" is whitespace too)
             if not stripped:
                 return
-            self.start_body(at + len(t) - len(stripped))
+            self.start_body(at + len(raw) - len(raw.lstrip(WS)))  # (at or before the text's first character)
             t = stripped
-        t = decode_text(t)
         if self.foreign:
             self.total += len(t)  # (svg/math text: the hint rule's measure only)
             return
@@ -131,12 +134,60 @@ class Reader(Tokenizer, PageSide, Modes):
         if mode in ("table", "tbody", "row", "colgroup"):
             if t.strip(WS):
                 raise GiveUp("text in a table (foster parenting)")
-            if mode != "colgroup":
-                self.text(t)
+            self.text(t)
             return
         if mode != "select":
             self.reconstruct()
         self.text(t)
+
+    def head_start(self, name, attrs) -> bool:
+        """A start tag before ``<body>`` by the head's insertion modes: False when it stays in the head (a
+        ``HEAD_TAGS`` one is then read there), True when the body starts (it is then the body's)."""
+        if name == "html":
+            if not self.stack:
+                self.push("html", {})
+            return False
+        if self.phase in ("initial", "before html", "before head"):
+            if not self.stack:
+                self.push("html", {})
+            self.phase = "in head"
+            if name == "head":
+                return False
+        if self.phase == "in head noscript":
+            if name in ("basefont", "bgsound", "link", "meta", "noframes", "style", "head", "noscript"):
+                return False  # (head and noscript ignored; the others read in the noscript)
+            self.phase = "in head"  # (anything else ends the noscript)
+        if self.phase == "in head":
+            if name == "noscript":
+                self.phase = "in head noscript"
+                return False
+            if name in HEAD_TAGS or name == "head":
+                return False
+            self.phase = "after head"
+        if name in HEAD_TAGS or name == "head":
+            return False
+        if name == "frameset":
+            raise GiveUp("<frameset>")
+        self.start_body(self.lt, attrs if name == "body" else None)
+        return name != "body"
+
+    def head_end(self, name) -> None:
+        """An end tag before ``<body>``: most are ignored; ``</br>`` (and ``</body>``, ``</html>`` after the head)
+        starts the body."""
+        ph = self.phase
+        if ph == "in head noscript":
+            if name == "noscript":
+                self.phase = "in head"
+            elif name == "br":
+                self.start_body(self.lt)
+                self.body_end(name)
+            return
+        if name == "head" and ph in ("initial", "before html", "before head", "in head"):
+            self.phase = "after head"
+        elif name in ("body", "html", "br"):
+            self.start_body(self.lt)
+            if name == "br":
+                self.body_end(name)
 
     def head_tag(self, name, attrs, p) -> int:
         """``<meta>``, ``<title>``, ``<script>`` ... by the in-head rules, before ``<body>`` or in it."""
@@ -155,28 +206,13 @@ class Reader(Tokenizer, PageSide, Modes):
         raise GiveUp(f"<{name}> in the head")
 
     def start_tag(self, name, attrs, closing, p) -> int:
-        if name == "template" or (self.template and not self.foreign):
-            return self.template_start(name, attrs, closing, p)
-        if self.phase != "body":
-            if name == "html":
-                if not self.stack:
-                    self.push("html", {})
-                return p
-            if name == "head":
-                return p
-            if name in HEAD_VOID or name in ("title", "style", "noframes", "script"):
-                return self.head_tag(name, attrs, p)
-            if name == "body":
-                self.start_body(self.lt, attrs)
-                return p
-            if name == "noscript" and not self.head_noscript and not self.after_head:
-                self.head_noscript = True  # (in the head: its <link>, <meta>, <style> stay there)
-                return p
-            if name == "frameset":
-                raise GiveUp("<frameset>")
-            self.start_body(self.lt)
+        self.skip_lf = False
         if self.foreign:
             return self.foreign_start(name, attrs, closing, p)
+        if name == "template" or self.template:
+            return self.template_start(name, attrs, closing, p)
+        if self.phase != "body" and not self.head_start(name, attrs):
+            return self.head_tag(name, attrs, p) if name in HEAD_TAGS else p
         if name == "image":
             name = "img"
         mode = self.mode()
@@ -211,8 +247,7 @@ class Reader(Tokenizer, PageSide, Modes):
         elif name in ("pre", "listing"):
             self.close_p()
             self.push(name, attrs)
-            if self.s.startswith("\n", p):  # (a newline right after the tag is not text)
-                p += 1
+            self.skip_lf = True  # (a newline right after the tag is not text)
         elif name == "form":
             if self.form is None:
                 self.close_p()
@@ -326,22 +361,15 @@ class Reader(Tokenizer, PageSide, Modes):
             self.page.el_names[0] = names_of(body.attrs)
 
     def end_tag(self, name) -> None:
-        if self.template and not self.foreign:
+        self.skip_lf = False
+        if self.foreign:
+            return self.foreign_end(name)
+        if self.template:
             return self.template_end(name)
         if name == "template":
             return  # (no template open: ignored)
         if self.phase != "body":
-            if self.head_noscript and name == "noscript":
-                self.head_noscript = False
-            elif name == "head":
-                self.after_head = True
-            elif name in ("body", "html", "br"):
-                self.start_body(self.lt)
-                if name == "br":
-                    self.body_end(name)
-            return
-        if self.foreign:
-            return self.foreign_end(name)
+            return self.head_end(name)
         mode = self.mode()
         if mode == "select":
             return self.select_end(name)
@@ -373,11 +401,14 @@ class Reader(Tokenizer, PageSide, Modes):
                 self.pop_until(HEADINGS)
         elif name == "form":
             uid, self.form = self.form, None
-            if uid is not None and self.on_stack(uid):
+            k = next((k for k in range(len(self.stack) - 1, -1, -1)
+                      if self.stack[k].uid == uid or self.stack[k].name in SCOPE), -1)
+            if k >= 0 and self.stack[k].uid == uid:  # (in scope)
                 self.implied_ends()
-                if self.stack[-1].uid != uid:
-                    raise GiveUp("</form> with elements open in it")
-                self.pop()
+                if self.stack[-1].uid == uid:
+                    self.pop()
+                else:  # the form leaves the stack; in the tree it holds what is still open, until that closes
+                    self.detach(k)
         elif name in FORMATTING:
             self.adoption(name)
         elif name in ("applet", "marquee", "object"):
