@@ -1,17 +1,20 @@
-"""The raw reader's tree builder: HTML's tree construction rules (WHATWG HTML 13.2.6) before ``<body>`` and in
-it, over :class:`tokens.Tokenizer`'s tokens, with the page side (:class:`page.PageSide`) building the blocks as
-elements open and close, and the rarer modes in :class:`modes.Modes`."""
+"""The raw reader's tree builder: HTML's tree construction rules (WHATWG HTML 13.2.6) in ``<body>``, over
+:class:`tokens.Tokenizer`'s tokens, with the page side (:class:`page.PageSide`) building the blocks as elements
+open and close; the head's modes in :class:`head.Head`, the rarer rules in :class:`modes.Modes` and
+:class:`tables.Tables`."""
 from __future__ import annotations
 
 from preprocess.cleaners.learned.raw.elements import (BUTTON_SCOPE, CLOSES_P, FORMATTING, HEAD_TAGS, HEAD_VOID,
                                                       HEADINGS, IMPLIED, LIST_SCOPE, MODE_OF, SCOPE, SPECIAL,
                                                       TABLE_PARTS)
+from preprocess.cleaners.learned.raw.head import Head
 from preprocess.cleaners.learned.raw.modes import MARKER, Modes
 from preprocess.cleaners.learned.raw.page import PageSide
+from preprocess.cleaners.learned.raw.tables import Tables
 from preprocess.cleaners.learned.raw.tokens import WS, GiveUp, Tokenizer, decode_text, names_of
 
 
-class Reader(Tokenizer, PageSide, Modes):
+class Reader(Tokenizer, PageSide, Head, Modes, Tables):
     """One page read raw: ``Reader(html, ...).read()`` is the :class:`blocks.Page` that ``blocks.split_body``
     reads off lexbor's tree, or raises :class:`GiveUp`."""
 
@@ -106,14 +109,7 @@ class Reader(Tokenizer, PageSide, Modes):
             if n in SPECIAL:
                 return
 
-    # ------------------------------------------------------------------ before <body>, and text
-    def start_body(self, at: int, attrs=None) -> None:
-        if not self.stack:
-            self.push("html", {})
-        self.body_at = at
-        self.phase = "body"
-        self.push("body", attrs or {})
-
+    # ------------------------------------------------------------------ text
     def characters(self, t: str, at: int) -> None:
         if self.template and not self.foreign:
             return
@@ -139,71 +135,6 @@ class Reader(Tokenizer, PageSide, Modes):
         if mode != "select":
             self.reconstruct()
         self.text(t)
-
-    def head_start(self, name, attrs) -> bool:
-        """A start tag before ``<body>`` by the head's insertion modes: False when it stays in the head (a
-        ``HEAD_TAGS`` one is then read there), True when the body starts (it is then the body's)."""
-        if name == "html":
-            if not self.stack:
-                self.push("html", {})
-            return False
-        if self.phase in ("initial", "before html", "before head"):
-            if not self.stack:
-                self.push("html", {})
-            self.phase = "in head"
-            if name == "head":
-                return False
-        if self.phase == "in head noscript":
-            if name in ("basefont", "bgsound", "link", "meta", "noframes", "style", "head", "noscript"):
-                return False  # (head and noscript ignored; the others read in the noscript)
-            self.phase = "in head"  # (anything else ends the noscript)
-        if self.phase == "in head":
-            if name == "noscript":
-                self.phase = "in head noscript"
-                return False
-            if name in HEAD_TAGS or name == "head":
-                return False
-            self.phase = "after head"
-        if name in HEAD_TAGS or name == "head":
-            return False
-        if name == "frameset":
-            raise GiveUp("<frameset>")
-        self.start_body(self.lt, attrs if name == "body" else None)
-        return name != "body"
-
-    def head_end(self, name) -> None:
-        """An end tag before ``<body>``: most are ignored; ``</br>`` (and ``</body>``, ``</html>`` after the head)
-        starts the body."""
-        ph = self.phase
-        if ph == "in head noscript":
-            if name == "noscript":
-                self.phase = "in head"
-            elif name == "br":
-                self.start_body(self.lt)
-                self.body_end(name)
-            return
-        if name == "head" and ph in ("initial", "before html", "before head", "in head"):
-            self.phase = "after head"
-        elif name in ("body", "html", "br"):
-            self.start_body(self.lt)
-            if name == "br":
-                self.body_end(name)
-
-    def head_tag(self, name, attrs, p) -> int:
-        """``<meta>``, ``<title>``, ``<script>`` ... by the in-head rules, before ``<body>`` or in it."""
-        in_body = self.phase == "body"
-        if name in HEAD_VOID:
-            if in_body:
-                self.void(name, attrs)
-            return p
-        if name in ("title", "style", "noframes", "script"):
-            if not in_body:
-                return self.raw_content(name, p)
-            self.push(name, attrs)  # (a <title> in the body: its text is the block's)
-            q = self.raw_content(name, p)
-            self.pop()
-            return q
-        raise GiveUp(f"<{name}> in the head")
 
     def start_tag(self, name, attrs, closing, p) -> int:
         self.skip_lf = False
