@@ -1,6 +1,6 @@
-"""The raw reader (``preprocess.cleaners.learned.raw``) reads a page's blocks off the markup exactly as
-``blocks.split_body`` reads them off lexbor's tree, or gives up: on shared gold pages, on random (unclosed,
-misnested) markup, and rule by rule on the tree builder's cases it follows."""
+"""The raw reader (``preprocess.cleaners.learned.raw``) reads a page's blocks (and the hint rule's counts, the
+title and the page's names) off the markup exactly as the learned cleaner reads them off lexbor's tree, or gives
+up: on shared gold pages, on random (unclosed, misnested) markup, and rule by rule on the tree builder's cases."""
 import random
 from dataclasses import asdict
 
@@ -9,6 +9,7 @@ from resiliparse.parse.html import HTMLTree
 
 from eval.cleaning.gold import SETS, gold_pages
 from eval.cleaning.harness import strip_wrapper
+from preprocess.cleaners.learned.anchor import page_head
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.raw import read_raw
 from preprocess.document import Document
@@ -20,19 +21,24 @@ from tests.test_learned_compiled import HINTED, TAGS, TEXTS
 
 
 def lexbor(html: str, hints: bool):
-    """split_body's Page (as a dict) on lexbor's tree, and the hint rule's (dropped, kept_large)."""
+    """split_body's Page (as a dict) on lexbor's tree, the hint rule's (dropped, kept_large), and the tree's title
+    and the page's names (``anchor.page_head``, read before split_body prunes the tree, as the cleaner reads them)."""
     h = None
     if hints:
         h = HintFilter()
         h.deferred = True
-    page = asdict(split_body(HTMLTree.parse(html), hints=h))
+    tree = HTMLTree.parse(html)
+    head = (tree.title, page_head(tree).names)
+    page = asdict(split_body(tree, hints=h))
     return page, ((h.stats.counts.get("hints.elements_dropped", 0), h.stats.counts.get("hints.kept_large", 0))
-                  if h else None)
+                  if h else None), head
 
 
 def raw(html: str, hints: bool):
     page, why, info = read_raw(html, hints=HintFilter() if hints else None)
-    return (None, why) if page is None else (asdict(page), (info["dropped"], info["kept_large"]) if hints else None)
+    if page is None:
+        return None, why
+    return asdict(page), (info["dropped"], info["kept_large"]) if hints else None, (info["title"], info["names"])
 
 
 @pytest.fixture(scope="module")
@@ -52,11 +58,11 @@ def decoded_gold():
 def test_gold_pages_read_raw_are_read_exactly_as_off_lexbors_tree(decoded_gold, hints):
     read, differ = 0, []
     for name, html in decoded_gold:
-        got, counts = raw(html, hints)
-        if got is None:
+        got = raw(html, hints)
+        if got[0] is None:
             continue
         read += 1
-        if (got, counts) != lexbor(html, hints):  # (the parse step's tree: it unwraps no <noscript> read raw)
+        if got != lexbor(html, hints):  # (the parse step's tree: it unwraps no <noscript> read raw)
             differ.append(name)
     assert len(decoded_gold) > 450
     assert not differ, f"{len(differ)} pages differ: {differ[:5]}"
@@ -132,6 +138,11 @@ READ = {  # the tree builder's cases the reader follows: each is read, and read 
     "newlines after <pre> and <textarea>": "<pre>\nx</pre><textarea>\nt</textarea>a\r\nb",
     "</form> with elements open in it": "<p>0<form class=nav><div>a</form>b</div>c<form><span>d</form>e</span>f",
     "a <title> in the body": "<p>a<title>t &amp; u</title>b",
+    "the title as lexbor trims it": "<title> a \n b\n</title><title>second</title><p>x",
+    "the page's names in head and body": '<meta property="og:title" content="The Name"><meta name=x:title '
+                                         'content=no><p>x<script type="Application/LD+JSON">{"@type": "Product", '
+                                         '"name": "Thing", "offers": {"name": "no"}}</script>'
+                                         '<template><meta property=og:title content=tpl></template>',
     "hinted and exempt elements": f"<div class=sidebar>s</div><div class='comment post'>c</div>{LONG}",
     "a hinted element holding most of the page": f"<div class=header><span class=nav>n</span>{LONG}</div>",
     "a hinted element inside a hinted one": f"<div id=footer><p class=social>s</p></div>{LONG}<br class=menu>",

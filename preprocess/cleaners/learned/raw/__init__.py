@@ -13,6 +13,10 @@ is not yet called by the cleaner (a compiled twin is what would pay).
 """
 from __future__ import annotations
 
+import json
+import re
+
+from preprocess.cleaners.learned.anchor import MAX_LD_CHARS, NAME_KEYS, _walk_ld
 from preprocess.cleaners.learned.raw.tokens import GiveUp
 from preprocess.cleaners.learned.raw.tree import Reader
 from preprocess.steps.parse import NOSCRIPT_CHARS, NOSCRIPT_SHARE
@@ -26,10 +30,41 @@ def noscript_unwrapped(inside: int, body: int) -> bool:
     return inside >= (1 - MARGIN) * NOSCRIPT_CHARS and inside >= (1 - MARGIN) * NOSCRIPT_SHARE * body
 
 
+_ASCII_SPACE = re.compile(r"[\t\n\f\r ]+")
+
+
+def page_title(text):
+    """The tree's title (resiliparse's, lexbor's) from the first ``<title>``'s text: None when it has none; ASCII
+    whitespace runs as one space, none leading, and a trailing one kept only where nothing else was taken out
+    (lexbor's way: "a\\n" gives "a ", "a \\n" gives "a")."""
+    if not text:
+        return None
+    t = _ASCII_SPACE.sub(" ", text)
+    t = t[1:] if t.startswith(" ") else t
+    return t[:-1] if len(t) < len(text) and t.endswith(" ") else t
+
+
+def page_names(named) -> tuple:
+    """``anchor.page_head``'s names, from the metas and JSON-LD scripts the reader saw, in document order."""
+    names = []
+    for kind, x in named:
+        if kind == "meta":
+            key = (x.get("name") or x.get("property") or "").lower()
+            if key in NAME_KEYS and (x.get("content") or "").strip():
+                names.append(x["content"])
+        elif len(x) <= MAX_LD_CHARS and ("name" in x or "headline" in x):
+            try:
+                _walk_ld(json.loads(x), names, 0)
+            except (ValueError, RecursionError):  # not JSON: the page's mistake, nothing to read
+                continue
+    return tuple(names)
+
+
 def read_raw(html: str, max_depth: int = 400, hints=None):
     """``(page, "", info)`` or ``(None, why, {})``. ``hints``: a ``HintFilter`` whose rule applies (a first reading
     measures its candidates, a second skips what it drops); ``info``: ``body_at`` (where the body starts: what
-    precedes it is the head), ``dropped`` and ``kept_large`` (the rule's counts)."""
+    precedes it is the head), ``dropped`` and ``kept_large`` (the rule's counts), ``title`` (the tree's
+    ``title``) and ``names`` (``anchor.page_head(tree).names``)."""
     if "\0" in html:  # (the decode step leaves NULs only where lexbor decodes the bytes itself)
         return None, "a NUL character", {}
     try:
@@ -40,7 +75,8 @@ def read_raw(html: str, max_depth: int = 400, hints=None):
         drop, kept_large = r.hint_drops() if hints is not None and r.candidates else (set(), 0)
         if drop:
             page = Reader(html, max_depth, hints, frozenset(drop)).read()
-        return page, "", {"body_at": r.body_at, "dropped": len(drop), "kept_large": kept_large}
+        return page, "", {"body_at": r.body_at, "dropped": len(drop), "kept_large": kept_large,
+                          "title": page_title(r.title), "names": page_names(r.named)}
     except GiveUp as e:
         return None, str(e), {}
     except (RecursionError, IndexError, KeyError, StopIteration, ValueError) as e:  # (a case the reader missed)

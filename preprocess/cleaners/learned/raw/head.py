@@ -69,14 +69,15 @@ class Head:
         """``<meta>``, ``<title>``, ``<script>`` ... by the in-head rules, before ``<body>`` or in it."""
         in_body = self.phase == "body"
         if name in HEAD_VOID:
+            self.seen(name, attrs)
             if in_body:
                 self.void(name, attrs)
             return p
         if name in ("title", "style", "noframes", "script"):
             if not in_body:
-                return self.raw_content(name, p)
+                return self.raw_content(name, p, attrs)
             self.push(name, attrs)  # (a <title> in the body: its text is the block's)
-            q = self.raw_content(name, p)
+            q = self.raw_content(name, p, attrs)
             self.pop()
             return q
         raise GiveUp(f"<{name}> in the head")

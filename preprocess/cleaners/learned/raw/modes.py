@@ -6,8 +6,8 @@ from __future__ import annotations
 from preprocess.cleaners.learned.raw.elements import (BLOCK, BREAKOUT, BUTTON_SCOPE, CLOSES_P, FORMATTING,
                                                       FOSTER_TARGETS, HEADINGS, INTEGRATION, RAW_ELEMENTS, SCOPE,
                                                       SPECIAL, TABLE_PARTS, VOID)
-from preprocess.cleaners.learned.raw.page import El
-from preprocess.cleaners.learned.raw.tokens import GiveUp
+from preprocess.cleaners.learned.raw.page import LD_JSON, El
+from preprocess.cleaners.learned.raw.tokens import GiveUp, ascii_lower
 
 MARKER = None  # a marker in the list of active formatting elements
 
@@ -113,7 +113,7 @@ class Modes:
             self.active.append(MARKER)
             self.template += 1
         elif name in RAW_ELEMENTS or name == "script":
-            return self.raw_content(name, p)
+            return self.raw_content(name, p, attrs)
         elif name in ("svg", "math"):
             self.foreign_root(name, attrs, closing)
         elif name == "plaintext" or name in FORMATTING or name in TABLE_PARTS or name in ("applet", "marquee",
@@ -144,6 +144,8 @@ class Modes:
             raise GiveUp("HTML breaking out of svg/math")
         if self.foreign[-1].name in INTEGRATION:
             raise GiveUp("markup in an svg/math integration point")
+        if name == "script" and ascii_lower(attrs.get("type", "")) == LD_JSON:
+            raise GiveUp("JSON-LD in svg/math")
         el = self.new_el(name, attrs)
         if closing:
             self.end_el(el)

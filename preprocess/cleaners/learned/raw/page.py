@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from preprocess.cleaners.learned.blocks import TAG_INDEX, Page
 from preprocess.cleaners.learned.raw.elements import BLOCK, NEVER_HINTED, NOISE_SET
-from preprocess.cleaners.learned.raw.tokens import GiveUp, names_of, serial_attrs
+from preprocess.cleaners.learned.raw.tokens import GiveUp, ascii_lower, names_of, serial_attrs
+
+LD_JSON = "application/ld+json"
+
+
+def names_meta(attrs: dict) -> bool:
+    """``anchor._HEAD_ELEMENTS``'s metas: ``meta[content][name$=":title" i], meta[content][property$=":title" i]``."""
+    return "content" in attrs and (ascii_lower(attrs.get("name", "")).endswith(":title")
+                                   or ascii_lower(attrs.get("property", "")).endswith(":title"))
 
 
 class El:
@@ -46,6 +54,8 @@ class PageSide:
         self.noscript_chars = 0
         self.template = 0      # <template>s open (their content is not the page's)
         self.candidates: dict = {}
+        self.title = None      # the first <title>'s text (the tree's title), in head or body
+        self.named: list = []  # what anchor.page_head reads, in document order: ("meta", attrs) or ("ld", text)
         self.detached: dict = {}  # uid of the element above a form that left the stack -> the form
 
     def flush(self) -> None:
@@ -72,6 +82,20 @@ class PageSide:
         self.buf.append(t)
         if self.in_a:
             self.lbuf.append(t)
+
+    def seen(self, name: str, attrs: dict, text: str = "") -> None:
+        """A ``<title>``, ``<script>`` or ``<meta>`` of the document (not of a template's content): what the tree's
+        title and ``anchor.page_head`` read."""
+        if self.template:
+            return
+        if name == "title":
+            if self.title is None:
+                self.title = text
+        elif name == "script":
+            if ascii_lower(attrs.get("type", "")) == LD_JSON:
+                self.named.append(("ld", text))
+        elif name == "meta" and names_meta(attrs):
+            self.named.append(("meta", attrs))
 
     def new_el(self, name: str, attrs: dict) -> El:
         """An element as it opens (a candidate of the hint rule noted); not yet on a stack."""

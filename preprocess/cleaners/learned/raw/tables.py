@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from preprocess.cleaners.learned.raw.elements import BUTTON_SCOPE, TABLE_SCOPE
 from preprocess.cleaners.learned.raw.modes import MARKER
+from preprocess.cleaners.learned.raw.page import names_meta
 from preprocess.cleaners.learned.raw.tokens import GiveUp
 
 
@@ -58,7 +59,7 @@ class Tables:
             return self.start_tag(name, attrs, closing, p)
         elif name in ("style", "script"):
             self.push(name, attrs)
-            q = self.raw_content(name, p)
+            q = self.raw_content(name, p, attrs)
             self.pop()
             return q
         elif name == "input" and attrs.get("type", "").lower() == "hidden":
@@ -68,6 +69,8 @@ class Tables:
                 self.form = self.push(name, attrs).uid
                 self.pop()
         elif name in ("meta", "link"):
+            if name == "meta" and names_meta(attrs):
+                raise GiveUp("a page name's <meta> in a table (foster parenting)")
             self.void(name, attrs)
         else:
             raise GiveUp(f"<{name}> in a table (foster parenting)")

@@ -234,8 +234,9 @@ class Tokenizer:
                 attrs[k] = decode_value(v or "")
             p = m.end()
 
-    def raw_content(self, name: str, p: int) -> int:
-        """The text of a script, style, title ... starting at ``p`` to ``text``; returns where its end tag ends."""
+    def raw_content(self, name: str, p: int, attrs: dict) -> int:
+        """The text of a script, style, title ... starting at ``p`` to ``text`` (and to ``seen``); returns where its
+        end tag ends."""
         s = self.s
         end = script_end(s, p) if name == "script" else _END[name].search(s, p)
         if end is None:
@@ -243,5 +244,6 @@ class Tokenizer:
         body = decode_text(s[p:end.start()]) if name in RCDATA else s[p:end.start()]
         if name == "textarea" and body.startswith("\n"):
             body = body[1:]
+        self.seen(name, attrs, body)
         self.text(body)
         return self.attributes(end.end() - 1)[0]

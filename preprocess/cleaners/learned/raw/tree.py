@@ -233,7 +233,7 @@ class Reader(Tokenizer, PageSide, Head, Modes, Tables):
                 self.close_p()
                 self.reconstruct()
             self.push(name, attrs)
-            q = self.raw_content(name, p)
+            q = self.raw_content(name, p, attrs)
             self.pop()
             return q
         elif name == "select":
