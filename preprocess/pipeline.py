@@ -92,7 +92,21 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
     for before, after in zip(steps, steps[1:]):  # declared hand-offs (Step.provides/accepts): adjacent steps only
         if set(before.provides) & set(after.accepts):
             before.hand_to(after)
+    _defer_parse(steps, names)
     return steps
+
+
+def _defer_parse(steps: list[Step], names: list[str]) -> None:
+    """With ``WEBPRUNE_RAW_READER=1`` (``cleaners.learned.raw.ON``) the learned cleaner reads pages off their
+    markup and the parse step leaves them to it, when only a deferred hint step lies between and tag removal
+    takes its lines (the reader's reference in Python: the same output, slower; a check, not a speed-up yet)."""
+    from preprocess.cleaners.learned import raw
+
+    if not raw.ON or "parse" not in names or "learned" not in names:
+        return
+    i, j = names.index("parse"), names.index("learned")
+    if i < j and steps[j].hand_off and all(s.name == "hints" and s.deferred for s in steps[i + 1:j]):
+        steps[i].defer, steps[j].parse = True, steps[i]
 
 
 TEXT_FILTERS = ("prune",)  # the filters that need no DOM and no line features

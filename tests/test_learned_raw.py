@@ -198,3 +198,28 @@ def test_a_second_readers_counterexamples_are_read_exactly_or_given_up(hints):
 def test_markup_the_reader_does_not_follow_is_given_up(case):
     page, why, _ = read_raw(GIVEN_UP[case], hints=HintFilter())
     assert page is None and why
+
+
+def test_the_pipeline_reading_pages_raw_writes_what_it_writes_off_the_tree(monkeypatch):
+    """``WEBPRUNE_RAW_READER=1`` (``raw.ON``): the parse step defers to the learned cleaner, which reads the pages
+    it can raw and parses the others; the recommended cleaning's output and counters stay the same."""
+    from preprocess.cleaners.learned import raw as raw_reader
+    from preprocess.pipeline import Pipeline
+
+    pages = gold_pages(shared(), list(SETS))[3::16]
+    opts = CleanOptions(cleaner="learned", drop_hinted=True, max_link_density=0.5)
+
+    def run(on: bool):
+        monkeypatch.setattr(raw_reader, "ON", on)
+        pipeline = Pipeline(opts)
+        docs = [Document(id=str(i), url=f"http://h{i % 40}.example/p{i}", content_type="text/html",
+                         raw=strip_wrapper(p.raw())) for i, p in enumerate(pages)]
+        out, stats = pipeline.process(docs)
+        return pipeline, out, stats.counts
+
+    _, tree_out, tree_counts = run(False)
+    pipeline, raw_out, raw_counts = run(True)
+    assert pipeline.steps[1].name == "parse" and pipeline.steps[1].defer
+    assert raw_out == tree_out
+    assert raw_counts.get("learned.raw_read", 0) > 0.8 * len(pages)
+    assert {k: v for k, v in raw_counts.items() if not k.startswith("learned.raw_")} == tree_counts

@@ -89,6 +89,7 @@ class Parse(Step):
         super().__init__()
         self.max_seconds = max_seconds
         self.stream = False  # set by build_steps when only tag removal reads the page: no tree for clean pages
+        self.defer = False   # set by build_steps when the learned cleaner reads the markup raw: it calls parse_now
 
     @classmethod
     def build(cls, ctx: BuildContext) -> "Parse":
@@ -98,6 +99,12 @@ class Parse(Step):
         if self.stream and doc.raw is None:  # a strict decode: TagRemoval scans doc.html itself
             self.stat_update("streamed")
             return doc
+        if self.defer and doc.raw is None:  # the learned cleaner reads doc.html, and parses where it must
+            return doc
+        return self.parse_now(doc)
+
+    def parse_now(self, doc: Document) -> Document | None:
+        """The page's tree (``doc.tree``), within the cost budget; None after a counted drop."""
         if doc.raw is not None and doc.encoding not in _PYTHON_ONLY:
             # Decode had to substitute characters (or strip NULs): lexbor decodes the bytes itself
             # with the chosen charset, which recovers mixed-encoding pages better.

@@ -75,22 +75,23 @@ class TagRemoval(Step):
         return cls(line_features=ctx.opts.line_features)
 
     def process(self, doc: Document) -> Document | None:
-        tree = doc.tree
-        if tree is None:  # Parse streamed the page (Parse.stream): no tree was built
+        tree, handed, doc.handed = doc.tree, doc.handed, None
+        if tree is None and handed is not None:  # the learned cleaner read the page raw: its lines, the tree's title
+            title = doc.title
+        elif tree is None:  # Parse streamed the page (Parse.stream): no tree was built
             text, title, unwrapped = page_text(doc.html)
             doc.html = None
             if unwrapped:
                 self.stats.update("parse.noscript_unwrapped")  # the name the tree path counts it under
         else:
-            handed, doc.handed = doc.handed, None
             title = tree.title
         doc.title, cut = clean_title(title)
         if cut:
             self.stat_update("title_cut")
-        if tree is None:
-            doc.set_text(text)
-        elif handed is not None:  # the learned cleaner's kept blocks, as lines (Document.handed)
+        if handed is not None:  # the learned cleaner's kept blocks, as lines (Document.handed)
             doc.lines = handed
+        elif tree is None:
+            doc.set_text(text)
         elif self.line_features:
             doc.lines = lines_with_link_density(
                 extract_plain_text(tree, preserve_formatting="minimal_html", links=True, **_OPTIONS))

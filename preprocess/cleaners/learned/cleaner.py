@@ -21,8 +21,8 @@ import html as htmllib
 
 import numpy as np
 
-from preprocess.cleaners.learned import compiled
-from preprocess.cleaners.learned.anchor import HeadReader
+from preprocess.cleaners.learned import compiled, raw
+from preprocess.cleaners.learned.anchor import HeadReader, PageHead
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.context import thread_blocks
 from preprocess.cleaners.learned.features import LATEST, TokenVocab, feature_names, page_features
@@ -53,6 +53,7 @@ class LearnedCleaner(Step):
         self.hints = hints  # a deferred HintFilter whose rule split_body applies (None: none, or done on the tree)
         self.hand_off = False  # tag removal comes next and takes the kept blocks as lines (hand_to)
         self.line_features = False  # ... with their link density (tag removal's line_features)
+        self.parse = None  # the parse step, deferred: the page is read raw, and parsed only where it must be
 
     def hand_to(self, after: Step) -> None:
         self.hand_off, self.line_features = True, after.line_features
@@ -66,6 +67,12 @@ class LearnedCleaner(Step):
                    hints=hints if hints is not None and hints.deferred else None)
 
     def process(self, doc: Document) -> Document | None:
+        if doc.tree is None:  # (the parse step deferred: build_steps, raw.ON)
+            if self._read_raw(doc):
+                return doc
+            doc = self.parse.parse_now(doc)
+            if doc is None:
+                return None
         body = doc.tree.body
         if body is None:  # framesets, fragments without a body: tag removal takes the page as is
             self.stat_update("no_body")
@@ -95,6 +102,31 @@ class LearnedCleaner(Step):
         keep_title(doc.tree)
         body.html = "".join(_block_html(page.texts[i], page.link_chars[i]) for i in kept)
         return doc
+
+    def _read_raw(self, doc: Document) -> bool:
+        """The page read off its markup (``raw.read_raw``: the blocks, hint drops, title and names the tree's way
+        gives) and its kept blocks handed to tag removal; False, with nothing counted, where the tree must be
+        built: the reader gave up, no block is left (tag removal writes the tree), or a text is not printable
+        (``kept_lines`` would send it through the tree)."""
+        page, _, info = raw.read_raw(doc.html, hints=self.hints)
+        if page is None or not page.texts or not all(t.isprintable() for t in page.texts):
+            self.stat_update("raw_given_up")
+            return False
+        latest = self.columns == len(self.names)
+        features = page_features(page, info["title"] or "", self.vocab, PageHead(info["names"]) if latest else None,
+                                 latest)
+        keep = self.model.keep(features[:, :self.columns])
+        if self.drop_comments:
+            keep = self._drop_comments(keep, thread_blocks(page))
+        kept = [i for i, k in enumerate(keep) if k]
+        if self.hints is not None:
+            self.hints.count(info["dropped"], info["kept_large"])
+        self.stat_update("raw_read")
+        self.stat_update("blocks_kept", len(kept))
+        self.stat_update("blocks_dropped", len(page.texts) - len(kept))
+        doc.handed = kept_lines(page, kept, self.line_features)
+        doc.title, doc.html = info["title"] or "", None
+        return True
 
     def _drop_comments(self, keep: np.ndarray, named: np.ndarray) -> np.ndarray:
         thread = keep & named

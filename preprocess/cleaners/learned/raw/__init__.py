@@ -14,6 +14,7 @@ is not yet called by the cleaner (a compiled twin is what would pay).
 from __future__ import annotations
 
 import json
+import os
 import re
 
 from preprocess.cleaners.learned.anchor import MAX_LD_CHARS, NAME_KEYS, _walk_ld
@@ -30,6 +31,7 @@ def noscript_unwrapped(inside: int, body: int) -> bool:
     return inside >= (1 - MARGIN) * NOSCRIPT_CHARS and inside >= (1 - MARGIN) * NOSCRIPT_SHARE * body
 
 
+ON = os.environ.get("WEBPRUNE_RAW_READER") == "1"  # the learned cleaner reads pages raw (pipeline._defer_parse)
 _ASCII_SPACE = re.compile(r"[\t\n\f\r ]+")
 
 
