@@ -106,8 +106,11 @@ class Modes:
 
     # ------------------------------------------------------------------ <template>, svg/math
     def template_start(self, name, attrs, closing, p) -> int:
-        """Inside a ``<template>`` (its content is a fragment outside the page) only where it ends matters: the
-        tokenizer's states are followed, elements stacked, and only ``</template>`` ends it."""
+        """Inside a ``<template>`` (its content is a fragment outside the page) what matters is where it ends, and
+        the formatting elements it leaves active: ``</template>`` clears the list only to the last marker, so one
+        opened before an ``<applet>``, ``<marquee>`` or ``<object>`` in it is reopened after it (HTML's rule).
+        The tokenizer's states are followed and elements stacked; table parts give up (the template's own modes).
+        Reopening inside the template is left out: it changes which elements are stacked there, not the list."""
         if name == "template":
             self.push(name, attrs)
             self.active.append(MARKER)
@@ -116,21 +119,48 @@ class Modes:
             return self.raw_content(name, p, attrs)
         elif name in ("svg", "math"):
             self.foreign_root(name, attrs, closing)
-        elif name == "plaintext" or name in FORMATTING or name in TABLE_PARTS or name in ("applet", "marquee",
-                                                                                          "object"):
+        elif name == "plaintext" or name in TABLE_PARTS:
             raise GiveUp(f"<{name}> in a template")
+        elif name in FORMATTING:
+            after = self.active[self.last_marker() + 1:]
+            if name == "a" and any(x[1] == "a" for x in after) or name == "nobr" and self.in_scope(("nobr",)):
+                raise GiveUp(f"<{name}> in <{name}> in a template")
+            self.push_formatting(name, attrs)
+        elif name in ("applet", "marquee", "object"):
+            self.push(name, attrs)
+            self.active.append(MARKER)
         elif name not in VOID and name != "image":
             self.push(name, attrs)
         return p
 
     def template_end(self, name) -> None:
+        cur = self.stack[-1]
         if name == "template":
             while self.pop() != "template":
                 pass
             self.clear_to_marker()
             self.template -= 1
-        elif self.stack[-1].name == name:
+        elif name in FORMATTING:
+            entry = next((x for x in reversed(self.active[self.last_marker() + 1:]) if x[1] == name), None)
+            if entry is None and cur.name == name:
+                self.pop()
+            elif entry is not None and cur.uid == entry[0]:
+                self.pop()
+                self.active.remove(entry)
+            elif entry is not None and not self.on_stack(entry[0]):
+                self.active.remove(entry)
+            elif entry is not None or any(e.name == name for e in self.stack):
+                raise GiveUp(f"</{name}> misnested in a template")
+        elif name in ("applet", "marquee", "object"):
+            if cur.name != name:
+                raise GiveUp(f"</{name}> misnested in a template")
             self.pop()
+            self.clear_to_marker()
+        elif cur.name == name:
+            self.pop()
+
+    def last_marker(self) -> int:
+        return max((i for i, x in enumerate(self.active) if x is MARKER), default=-1)
 
     def foreign_root(self, name, attrs, closing) -> None:
         el = self.push(name, attrs)

@@ -132,8 +132,7 @@ class Reader(Tokenizer, PageSide, Head, Modes, Tables):
                 raise GiveUp("text in a table (foster parenting)")
             self.text(t)
             return
-        if mode != "select":
-            self.reconstruct()
+        self.reconstruct()  # (in a select too: lexbor reads its content by the in-body rules)
         self.text(t)
 
     def start_tag(self, name, attrs, closing, p) -> int:
@@ -247,8 +246,7 @@ class Reader(Tokenizer, PageSide, Head, Modes, Tables):
         elif name in ("rb", "rtc", "rp", "rt"):
             if self.in_scope(("ruby",)):
                 raise GiveUp("ruby annotations")
-            self.reconstruct()
-            self.push(name, attrs)
+            self.push(name, attrs)  # (no formatting element reopened for these)
         elif name in ("svg", "math"):
             self.reconstruct()
             self.foreign_root(name, attrs, closing)
