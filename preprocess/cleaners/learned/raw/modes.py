@@ -209,8 +209,8 @@ class Modes:
             if not self.in_scope(("select",)):
                 raise GiveUp("<select> in a select out of scope")
             self.pop_until(("select",))
-        elif name in ("input", "keygen", "textarea", "plaintext", "table", "form", "button", "a", "nobr", "hr",
-                      "li", "dd", "dt"):
+        elif name in ("input", "keygen", "textarea", "plaintext", "form", "button", "a", "nobr", "hr", "li", "dd",
+                      "dt", "table") or name in TABLE_PARTS:  # (a table part ends a select in a table)
             raise GiveUp(f"<{name}> in a select")
         elif (name in CLOSES_P or name in HEADINGS or name in ("pre", "listing", "xmp")) \
                 and self.in_scope(("p",), BUTTON_SCOPE):
@@ -228,8 +228,8 @@ class Modes:
         k = max(i for i, e in enumerate(self.stack) if e.name == "select")
         targets = HEADINGS if name in HEADINGS else (name,)
         mine = max((i for i, e in enumerate(self.stack) if e.name in targets), default=-1)
-        if -1 < mine < k or name in ("p", "br", "form") or name in FORMATTING:  # (it would close the select)
-            raise GiveUp(f"</{name}> in a select")
+        if -1 < mine < k or name in ("p", "br", "form", "table") or name in FORMATTING or name in TABLE_PARTS:
+            raise GiveUp(f"</{name}> in a select")  # (it would close the select)
         if name in ("option", "optgroup"):
             self.other_end(name)
         else:
