@@ -87,13 +87,7 @@ class LearnedCleaner(Step):
         if not page.texts:
             self.stat_update("no_blocks")  # (split_body left the tree pruned for tag removal)
             return doc
-        features = page_features(page, doc.tree.title or "", self.vocab, head, latest)
-        keep = self.model.keep(features[:, :self.columns])
-        if self.drop_comments:
-            keep = self._drop_comments(keep, thread_blocks(page))
-        kept = [i for i, k in enumerate(keep) if k]
-        self.stat_update("blocks_kept", len(kept))
-        self.stat_update("blocks_dropped", len(page.texts) - len(kept))
+        kept = self._kept(page, doc.tree.title or "", head, latest)
         if self.hand_off:  # (the body stays as it is: no title to move)
             lines = kept_lines(page, kept, self.line_features)
             if lines is not None:
@@ -105,28 +99,32 @@ class LearnedCleaner(Step):
 
     def _read_raw(self, doc: Document) -> bool:
         """The page read off its markup (``raw.read_raw``: the blocks, hint drops, title and names the tree's way
-        gives) and its kept blocks handed to tag removal; False, with nothing counted, where the tree must be
-        built: the reader gave up, no block is left (tag removal writes the tree), or a text is not printable
+        gives) and its kept blocks handed to tag removal; False (counted as ``raw_given_up``) where the tree must
+        be built: the reader gave up, no block is left (tag removal writes the tree), or a text is not printable
         (``kept_lines`` would send it through the tree)."""
         page, _, info = raw.read_raw(doc.html, hints=self.hints)
         if page is None or not page.texts or not all(t.isprintable() for t in page.texts):
             self.stat_update("raw_given_up")
             return False
         latest = self.columns == len(self.names)
-        features = page_features(page, info["title"] or "", self.vocab, PageHead(info["names"]) if latest else None,
-                                 latest)
+        kept = self._kept(page, info["title"] or "", PageHead(info["names"]) if latest else None, latest)
+        if self.hints is not None:
+            self.hints.count(info["dropped"], info["kept_large"])
+        self.stat_update("raw_read")
+        doc.handed = kept_lines(page, kept, self.line_features)
+        doc.title, doc.html = info["title"] or "", None
+        return True
+
+    def _kept(self, page, title: str, head, latest: bool) -> list[int]:
+        """The blocks the model keeps (and ``--drop-hinted``'s comment rule leaves), counted."""
+        features = page_features(page, title, self.vocab, head, latest)
         keep = self.model.keep(features[:, :self.columns])
         if self.drop_comments:
             keep = self._drop_comments(keep, thread_blocks(page))
         kept = [i for i, k in enumerate(keep) if k]
-        if self.hints is not None:
-            self.hints.count(info["dropped"], info["kept_large"])
-        self.stat_update("raw_read")
         self.stat_update("blocks_kept", len(kept))
         self.stat_update("blocks_dropped", len(page.texts) - len(kept))
-        doc.handed = kept_lines(page, kept, self.line_features)
-        doc.title, doc.html = info["title"] or "", None
-        return True
+        return kept
 
     def _drop_comments(self, keep: np.ndarray, named: np.ndarray) -> np.ndarray:
         thread = keep & named

@@ -14,6 +14,7 @@ is not yet called by the cleaner (a compiled twin is what would pay).
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 
@@ -31,6 +32,7 @@ def noscript_unwrapped(inside: int, body: int) -> bool:
     return inside >= (1 - MARGIN) * NOSCRIPT_CHARS and inside >= (1 - MARGIN) * NOSCRIPT_SHARE * body
 
 
+log = logging.getLogger("webprune.preprocess")
 ON = os.environ.get("WEBPRUNE_RAW_READER") == "1"  # the learned cleaner reads pages raw (pipeline._defer_parse)
 _ASCII_SPACE = re.compile(r"[\t\n\f\r ]+")
 
@@ -81,5 +83,6 @@ def read_raw(html: str, max_depth: int = 400, hints=None):
                           "title": page_title(r.title), "names": page_names(r.named)}
     except GiveUp as e:
         return None, str(e), {}
-    except (RecursionError, IndexError, KeyError, StopIteration, ValueError) as e:  # (a case the reader missed)
+    except Exception as e:  # noqa: BLE001 -- a case the reader missed: the page goes the tree's way
+        log.warning("raw reader error (the page is parsed instead): %r", e)
         return None, f"reader error: {type(e).__name__}", {}

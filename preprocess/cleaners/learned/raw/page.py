@@ -8,6 +8,7 @@ from preprocess.cleaners.learned.raw.elements import BLOCK, NEVER_HINTED, NOISE_
 from preprocess.cleaners.learned.raw.tokens import GiveUp, ascii_lower, names_of, serial_attrs
 
 LD_JSON = "application/ld+json"
+MAX_OPEN = 1000  # elements open at once (unclosed <font>s by the thousand: the tree's way, with its cost budget)
 
 
 def names_meta(attrs: dict) -> bool:
@@ -117,6 +118,8 @@ class PageSide:
             c[1], c[2] = self.seq, self.total - el.total
 
     def push(self, name: str, attrs: dict) -> El:
+        if len(self.stack) >= MAX_OPEN:  # (bounds every walk down the stack: the reading stays linear)
+            raise GiveUp(f"more than {MAX_OPEN:,} elements open")
         el = self.new_el(name, attrs)
         if not el.noise:
             if name in BLOCK:
