@@ -8,8 +8,9 @@ adoption agency, HTML breaking out of svg, a ``<noscript>`` the parse step unwra
 know ...) it gives up and says why: the page is then parsed as before. ``scripts/raw_tree_check.py`` measures it
 against lexbor on every shared gold page; ``tests/test_learned_raw.py`` holds it to that.
 
-This is the reference, in Python, of a reading that would save the cleaner lexbor's parse and serialisation; it
-is not yet called by the cleaner (a compiled twin is what would pay).
+This is the reference, in Python, of a reading that would save the cleaner lexbor's parse and serialisation; the
+cleaner calls it only with ``WEBPRUNE_RAW_READER=1`` (``ON``: same output, slower; a compiled twin is what would
+pay).
 """
 from __future__ import annotations
 
@@ -66,9 +67,8 @@ def page_names(named) -> tuple:
 
 def read_raw(html: str, max_depth: int = 400, hints=None):
     """``(page, "", info)`` or ``(None, why, {})``. ``hints``: a ``HintFilter`` whose rule applies (a first reading
-    measures its candidates, a second skips what it drops); ``info``: ``body_at`` (where the body starts: what
-    precedes it is the head), ``dropped`` and ``kept_large`` (the rule's counts), ``title`` (the tree's
-    ``title``) and ``names`` (``anchor.page_head(tree).names``)."""
+    measures its candidates, a second skips what it drops); ``info``: ``dropped`` and ``kept_large`` (the rule's
+    counts), ``title`` (the tree's ``title``) and ``names`` (``anchor.page_head(tree).names``)."""
     if "\0" in html:  # (the decode step leaves NULs only where lexbor decodes the bytes itself)
         return None, "a NUL character", {}
     try:
@@ -79,8 +79,8 @@ def read_raw(html: str, max_depth: int = 400, hints=None):
         drop, kept_large = r.hint_drops() if hints is not None and r.candidates else (set(), 0)
         if drop:
             page = Reader(html, max_depth, hints, frozenset(drop)).read()
-        return page, "", {"body_at": r.body_at, "dropped": len(drop), "kept_large": kept_large,
-                          "title": page_title(r.title), "names": page_names(r.named)}
+        return page, "", {"dropped": len(drop), "kept_large": kept_large, "title": page_title(r.title),
+                          "names": page_names(r.named)}
     except GiveUp as e:
         return None, str(e), {}
     except Exception as e:  # noqa: BLE001 -- a case the reader missed: the page goes the tree's way

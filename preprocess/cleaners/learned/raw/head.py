@@ -9,10 +9,9 @@ from preprocess.cleaners.learned.raw.tokens import GiveUp
 class Head:
     """Mixed into the tree builder (``tree.Reader``): ``phase`` is the insertion mode until the body starts."""
 
-    def start_body(self, at: int, attrs=None) -> None:
+    def start_body(self, attrs=None) -> None:
         if not self.stack:
             self.push("html", {})
-        self.body_at = at
         self.phase = "body"
         self.push("body", attrs or {})
 
@@ -44,7 +43,7 @@ class Head:
             return False
         if name == "frameset":
             raise GiveUp("<frameset>")
-        self.start_body(self.lt, attrs if name == "body" else None)
+        self.start_body(attrs if name == "body" else None)
         return name != "body"
 
     def head_end(self, name) -> None:
@@ -55,13 +54,13 @@ class Head:
             if name == "noscript":
                 self.phase = "in head"
             elif name == "br":
-                self.start_body(self.lt)
+                self.start_body()
                 self.body_end(name)
             return
         if name == "head" and ph in ("initial", "before html", "before head", "in head"):
             self.phase = "after head"
         elif name in ("body", "html", "br"):
-            self.start_body(self.lt)
+            self.start_body()
             if name == "br":
                 self.body_end(name)
 

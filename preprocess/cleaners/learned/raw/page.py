@@ -30,7 +30,7 @@ class El:
 
 
 def _has_word(value: str, words: tuple) -> bool:  # (_hints.pxi's: CSS's ASCII case-insensitive substring)
-    low = value.lower() if value.isascii() else "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in value)
+    low = ascii_lower(value)
     return any(w in low for w in words)
 
 

@@ -142,7 +142,7 @@ def names_of(attrs: dict) -> str:
 
 class Tokenizer:
     """HTML's tokenizer over ``self.s``; tokens go to ``characters``, ``start_tag``, ``end_tag`` (the tree
-    builder's), raw and RCDATA text to ``text``. ``lt``: where the current tag starts."""
+    builder's), raw and RCDATA text to ``text``."""
 
     s: str
     phase = "initial"  # the insertion mode before <body>: initial, before html (a doctype is read only in the first)
@@ -156,7 +156,7 @@ class Tokenizer:
             if lt < 0:
                 lt = n
             if lt > p:
-                self.characters(s[p:lt], p)
+                self.characters(s[p:lt])
             if lt >= n:
                 break
             p = self.markup(lt)
@@ -169,7 +169,6 @@ class Tokenizer:
             if "<" in m.group():  # (lexbor's serialisation of such a name reads as a tag inside it)
                 raise GiveUp("a tag name holding <")
             p, attrs, closing = self.attributes(m.end())
-            self.lt = lt
             if self.phase == "initial":  # (a doctype after a tag is ignored: quirks mode)
                 self.phase = "before html"
             return self.start_tag(ascii_lower(m.group()), attrs, closing, p)
@@ -178,7 +177,6 @@ class Tokenizer:
             if c.isascii() and c.isalpha():
                 m = _NAME.match(s, lt + 2)
                 p = self.attributes(m.end())[0]
-                self.lt = lt
                 if self.phase == "initial":
                     self.phase = "before html"
                 self.end_tag(ascii_lower(m.group()))
@@ -205,7 +203,7 @@ class Tokenizer:
             return self.skip_to_gt(lt + 2)
         if nxt == "?":
             return self.skip_to_gt(lt + 1)
-        self.characters("<", lt)
+        self.characters("<")
         return lt + 1
 
     def skip_to_gt(self, p: int) -> int:

@@ -24,14 +24,12 @@ class Reader(Tokenizer, PageSide, Head, Modes, Tables):
         self.active: list = []   # the list of active formatting elements: [uid, name, attrs] or MARKER
         self.foreign: list = []  # svg/math elements open (the first is also on the stack)
         self.form = None         # the form element pointer (a uid)
-        self.body_at = -1        # where <body> starts, or the first thing the body holds
-        self.lt = 0
         self.skip_lf = False     # a newline right after <pre> or <listing> is no text
 
     def read(self):
         self.tokens()
         if self.phase != "body":
-            self.start_body(len(self.s))
+            self.start_body()
         if self.foreign or self.template:
             raise GiveUp("ends inside svg/math or a template")
         return self.finish()
@@ -110,10 +108,10 @@ class Reader(Tokenizer, PageSide, Head, Modes, Tables):
                 return
 
     # ------------------------------------------------------------------ text
-    def characters(self, t: str, at: int) -> None:
+    def characters(self, t: str) -> None:
         if self.template and not self.foreign:
             return
-        raw, t = t, decode_text(t)
+        t = decode_text(t)
         if self.skip_lf:
             self.skip_lf = False
             t = t[1:] if t.startswith("\n") else t
@@ -121,7 +119,7 @@ class Reader(Tokenizer, PageSide, Head, Modes, Tables):
             stripped = t.lstrip(WS)  # (after decoding: "&#32;" is whitespace too)
             if not stripped:
                 return
-            self.start_body(at + len(raw) - len(raw.lstrip(WS)))  # (at or before the text's first character)
+            self.start_body()
             t = stripped
         if self.foreign:
             self.total += len(t)  # (svg/math text: the hint rule's measure only)
