@@ -66,23 +66,28 @@ def page_head(tree, body_markup: str | None = None) -> PageHead:
         scope = tree.document if tree is not None else None
         if scope is None:
             return PageHead()
+    return PageHead(head_names(("meta", el.getattr) if el.tag == "meta" else ("ld", el.text)
+                               for el in scope.query_selector_all(_HEAD_ELEMENTS).values()))
+
+
+def head_names(elements) -> tuple:
+    """The names held by ``_HEAD_ELEMENTS``' elements in document order, each ``("meta", get)`` (``get``: its
+    attribute by name, or None) or ``("ld", text)`` (a JSON-LD script's text): :func:`page_head`'s, and the raw
+    reader's (``raw.read_raw``)."""
     names = []
-    for el in scope.query_selector_all(_HEAD_ELEMENTS).values():
-        if el.tag == "meta":
-            key = (el.getattr("name") or el.getattr("property") or "").lower()
+    for kind, x in elements:
+        if kind == "meta":
+            key = (x("name") or x("property") or "").lower()
             if key in NAME_KEYS:
-                content = el.getattr("content") or ""
+                content = x("content") or ""
                 if content.strip():
                     names.append(content)
-            continue
-        text = el.text
-        if len(text) > MAX_LD_CHARS or ("name" not in text and "headline" not in text):
-            continue
-        try:
-            _walk_ld(json.loads(text), names, 0)
-        except (ValueError, RecursionError):  # not JSON: the page's mistake, nothing to read
-            continue
-    return PageHead(tuple(names))
+        elif len(x) <= MAX_LD_CHARS and ("name" in x or "headline" in x):
+            try:
+                _walk_ld(json.loads(x), names, 0)
+            except (ValueError, RecursionError):  # not JSON: the page's mistake, nothing to read
+                continue
+    return tuple(names)
 
 
 def may_name(body_markup: str) -> bool:

@@ -14,12 +14,11 @@ pay).
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
 
-from preprocess.cleaners.learned.anchor import MAX_LD_CHARS, NAME_KEYS, _walk_ld
+from preprocess.cleaners.learned.anchor import head_names
 from preprocess.cleaners.learned.raw.tokens import GiveUp
 from preprocess.cleaners.learned.raw.tree import Reader
 from preprocess.steps.parse import NOSCRIPT_CHARS, NOSCRIPT_SHARE
@@ -49,22 +48,6 @@ def page_title(text):
     return t[:-1] if len(t) < len(text) and t.endswith(" ") else t
 
 
-def page_names(named) -> tuple:
-    """``anchor.page_head``'s names, from the metas and JSON-LD scripts the reader saw, in document order."""
-    names = []
-    for kind, x in named:
-        if kind == "meta":
-            key = (x.get("name") or x.get("property") or "").lower()
-            if key in NAME_KEYS and (x.get("content") or "").strip():
-                names.append(x["content"])
-        elif len(x) <= MAX_LD_CHARS and ("name" in x or "headline" in x):
-            try:
-                _walk_ld(json.loads(x), names, 0)
-            except (ValueError, RecursionError):  # not JSON: the page's mistake, nothing to read
-                continue
-    return tuple(names)
-
-
 def read_raw(html: str, max_depth: int = 400, hints=None):
     """``(page, "", info)`` or ``(None, why, {})``. ``hints``: a ``HintFilter`` whose rule applies (a first reading
     measures its candidates, a second skips what it drops); ``info``: ``dropped`` and ``kept_large`` (the rule's
@@ -80,7 +63,7 @@ def read_raw(html: str, max_depth: int = 400, hints=None):
         if drop:
             page = Reader(html, max_depth, hints, frozenset(drop)).read()
         return page, "", {"dropped": len(drop), "kept_large": kept_large, "title": page_title(r.title),
-                          "names": page_names(r.named)}
+                          "names": head_names(r.named)}
     except GiveUp as e:
         return None, str(e), {}
     except Exception as e:  # noqa: BLE001 -- a case the reader missed: the page goes the tree's way

@@ -56,7 +56,7 @@ class PageSide:
         self.template = 0      # <template>s open (their content is not the page's)
         self.candidates: dict = {}
         self.title = None      # the first <title>'s text (the tree's title), in head or body
-        self.named: list = []  # what anchor.page_head reads, in document order: ("meta", attrs) or ("ld", text)
+        self.named: list = []  # what anchor.page_head reads, in document order (anchor.head_names' elements)
         self.detached: dict = {}  # uid of the element above a form that left the stack -> the form
 
     def flush(self) -> None:
@@ -96,7 +96,7 @@ class PageSide:
             if ascii_lower(attrs.get("type", "")) == LD_JSON:
                 self.named.append(("ld", text))
         elif name == "meta" and names_meta(attrs):
-            self.named.append(("meta", attrs))
+            self.named.append(("meta", attrs.get))
 
     def new_el(self, name: str, attrs: dict) -> El:
         """An element as it opens (a candidate of the hint rule noted); not yet on a stack."""
