@@ -30,7 +30,7 @@ import sys
 import time
 from collections import Counter
 
-from eval.cleaning.gold import gold_pages
+from eval.cleaning.gold import SETS, gold_pages
 from eval.cleaning.harness import strip_wrapper
 from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.anchor import page_head
@@ -44,7 +44,7 @@ from webprune.benchdata import shared_data
 
 FIELDS = ("texts", "link_chars", "owner", "start", "el_tag", "el_parent", "el_depth", "el_names", "el_start", "el_end",
           "chars")
-SETS = "cleaneval-dev,cleaneval-final,cleanportaleval,dragnet,l3s-gn1,wcxb-dev"
+ALL_SETS = "cleaneval-dev,cleaneval-final,cleanportaleval,dragnet,l3s-gn1,wcxb-dev"
 
 
 def first_difference(a: Page, b: Page) -> str:
@@ -69,23 +69,21 @@ def decoded_pages(shared, set_name: str, limit: int = 0):
             yield gp.input, (docs[0].html if docs[0].raw is None else None), docs[0]
 
 
-def tree_page(doc, hints: bool):
-    """``split_body``'s Page on lexbor's tree (the parse step's), the hint rule's counts, the tree's title and the
-    page's names (``anchor.page_head``), and the CPU seconds of the parse step and of serialising ``<body>``."""
-    parse = build_steps(CleanOptions(), stop_before="tags")[1:2]
+def tree_page(doc, hints: bool, parse: list):
+    """``split_body``'s Page on lexbor's tree (the ``parse`` step's), the hint rule's counts, the tree's title and
+    the page's names (``anchor.page_head``), and the CPU seconds of the parse step and of serialising ``<body>``."""
     t0 = time.process_time()
     docs = run_steps(parse, [doc])
     t_parse = time.process_time() - t0
     if not docs or docs[0].tree.body is None:
-        return None, None, 0.0, 0.0
+        return None, None, None, 0.0, 0.0
     tree = docs[0].tree
     t0 = time.process_time()
     markup = tree.body.html
     t_ser = time.process_time() - t0
     t0 = time.process_time()  # the compiled scan the tree's way runs on it (the hint rule's pass, then the blocks)
     if hints and compiled.ON:
-        hf = HintFilter()
-        compiled._scan.hint_ranges(markup, hf.unlikely, hf.maybe, hf.max_share)
+        compiled._scan.hint_ranges(markup, HintFilter.unlikely, HintFilter.maybe, HintFilter().max_share)
     compiled._scan.scan(markup, 400, True)
     t_ser += time.process_time() - t0
     h = HintFilter() if hints else None
@@ -99,12 +97,19 @@ def tree_page(doc, hints: bool):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", default=SETS)
+    ap.add_argument("--sets", default=ALL_SETS)
     ap.add_argument("--limit", type=int, default=0, help="first N pages of each set (0: all)")
     ap.add_argument("--show", type=int, default=3, help="mismatches to print per set")
     ap.add_argument("--no-hints", action="store_true", help="without the class/id hint rule")
     args = ap.parse_args(argv)
-    shared = shared_data()
+    unknown = sorted(set(args.sets.split(",")) - set(SETS))
+    if unknown:
+        ap.error(f"unknown set(s) {', '.join(unknown)}: choose from {', '.join(SETS)}")
+    try:
+        shared = shared_data()
+    except FileNotFoundError as e:
+        ap.error(str(e))
+    parse = build_steps(CleanOptions(), stop_before="tags")[1:2]  # (the parse step alone)
     print("| set | pages | read raw | mismatches | the tree's way: parse + serialisation + scans, ms a page | "
           "a raw reading's floor: the scan over the raw page | top reasons given up |\n|---|---:|---:|---:|---:|---:|---|")
     total_bad = 0
@@ -115,7 +120,7 @@ def main(argv=None) -> int:
             if html is None:
                 why["not a strict decode"] += 1
                 continue
-            want, counts, head, t_parse, t_ser = tree_page(doc, not args.no_hints)
+            want, counts, head, t_parse, t_ser = tree_page(doc, not args.no_hints, parse)
             if want is None:
                 why["no tree or body"] += 1
                 continue
