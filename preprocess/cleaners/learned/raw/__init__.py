@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import warnings
 
 from preprocess.cleaners.learned.anchor import head_names
 from preprocess.cleaners.learned.raw.tokens import GiveUp
@@ -33,7 +34,11 @@ def noscript_unwrapped(inside: int, body: int) -> bool:
 
 
 log = logging.getLogger("webprune.preprocess")
-ON = os.environ.get("WEBPRUNE_RAW_READER") == "1"  # the learned cleaner reads pages raw (pipeline._defer_parse)
+_FLAG = os.environ.get("WEBPRUNE_RAW_READER", "")
+ON = _FLAG == "1"  # the learned cleaner reads pages raw (pipeline._defer_parse)
+if _FLAG not in ("", "0", "1"):
+    warnings.warn(f"WEBPRUNE_RAW_READER={_FLAG!r} is neither 1 (on) nor 0 (off): taken as off", RuntimeWarning,
+                  stacklevel=2)
 _ASCII_SPACE = re.compile(r"[\t\n\f\r ]+")
 
 
