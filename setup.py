@@ -27,7 +27,7 @@ def kenlm_pair() -> list[Extension]:
 
 setup(ext_modules=[Extension(f"preprocess.cleaners.learned.{name}", [f"preprocess/cleaners/learned/{name}.pyx"],
                              include_dirs=["preprocess/cleaners/learned"], optional=True)
-                   for name in ("_scan", "_text", "_columns", "_trees", "_names", "_anchor")]
+                   for name in ("_scan", "_text", "_columns", "_trees", "_names", "_anchor", "_raw")]
       + [Extension("preprocess.steps.stream._scan", ["preprocess/steps/stream/_scan.pyx"], optional=True),
          Extension("preprocess.lm._tokens", ["preprocess/lm/_tokens.pyx"], optional=True),
          Extension("preprocess.steps._markup", ["preprocess/steps/_markup.pyx"], include_dirs=["preprocess/steps"],

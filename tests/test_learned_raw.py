@@ -34,8 +34,11 @@ def lexbor(html: str, hints: bool):
                   if h else None), head
 
 
-def raw(html: str, hints: bool):
-    page, why, info = read_raw(html, hints=HintFilter() if hints else None)
+TWINS = pytest.mark.parametrize("compiled", [False, True], ids=["reference", "compiled"])
+
+
+def raw(html: str, hints: bool, compiled: bool | None = None):
+    page, why, info = read_raw(html, hints=HintFilter() if hints else None, compiled=compiled)
     if page is None:
         return None, why
     return asdict(page), (info["dropped"], info["kept_large"]) if hints else None, (info["title"], info["names"])
@@ -54,11 +57,12 @@ def decoded_gold():
     return out
 
 
+@TWINS
 @pytest.mark.parametrize("hints", [False, True], ids=["plain", "drop-hinted"])
-def test_gold_pages_read_raw_are_read_exactly_as_off_lexbors_tree(decoded_gold, hints):
+def test_gold_pages_read_raw_are_read_exactly_as_off_lexbors_tree(decoded_gold, hints, compiled):
     read, differ = 0, []
     for name, html in decoded_gold:
-        got = raw(html, hints)
+        got = raw(html, hints, compiled)
         if got[0] is None:
             continue
         read += 1
@@ -91,13 +95,14 @@ def random_markup(rng: random.Random, depth: int = 0) -> str:
     return "".join(out)
 
 
-def test_random_unclosed_and_misnested_markup_is_read_exactly_or_given_up():
+@TWINS
+def test_random_unclosed_and_misnested_markup_is_read_exactly_or_given_up(compiled):
     rng = random.Random(11)
     read, differ = 0, []
     for _ in range(2500):
         html = rng.choice(["", "<!DOCTYPE html>", "<html><head><title>t</title></head>", "<p>x"]) + random_markup(rng)
         hints = rng.random() < 0.5
-        got = raw(html, hints)
+        got = raw(html, hints, compiled)
         if got[0] is None:
             continue
         read += 1
@@ -160,10 +165,11 @@ GIVEN_UP = {  # and cases it leaves to lexbor
 }
 
 
+@TWINS
 @pytest.mark.parametrize("hints", [False, True], ids=["plain", "drop-hinted"])
 @pytest.mark.parametrize("case", sorted(READ))
-def test_each_tree_builder_rule_followed_reads_as_lexbor(case, hints):
-    got = raw(READ[case], hints)
+def test_each_tree_builder_rule_followed_reads_as_lexbor(case, hints, compiled):
+    got = raw(READ[case], hints, compiled)
     assert got[0] is not None, f"gave up: {got[1]}"
     assert got == lexbor(READ[case], hints)
 
@@ -191,18 +197,39 @@ REVIEWED = [  # a second reader's counterexamples to earlier versions: each is r
 ]
 
 
+@TWINS
 @pytest.mark.parametrize("hints", [False, True], ids=["plain", "drop-hinted"])
-def test_a_second_readers_counterexamples_are_read_exactly_or_given_up(hints):
+def test_a_second_readers_counterexamples_are_read_exactly_or_given_up(hints, compiled):
     for html in REVIEWED:
-        got = raw(html, hints)
+        got = raw(html, hints, compiled)
         assert got[0] is None or got == lexbor(html, hints), html
         assert got[0] is not None or not got[1].startswith("reader error"), (html, got[1])
 
 
+@TWINS
 @pytest.mark.parametrize("case", sorted(GIVEN_UP))
-def test_markup_the_reader_does_not_follow_is_given_up(case):
-    page, why, _ = read_raw(GIVEN_UP[case], hints=HintFilter())
+def test_markup_the_reader_does_not_follow_is_given_up(case, compiled):
+    page, why, _ = read_raw(GIVEN_UP[case], hints=HintFilter(), compiled=compiled)
     assert page is None and why
+
+
+def test_the_compiled_twin_reads_random_markup_as_the_reference_does():
+    """``_raw.pyx`` against the Python reader (the oracle lexbor is checked against above), on many more random
+    pages than lexbor is asked about: the same page, counts, title and names, or both give up."""
+    pytest.importorskip("preprocess.cleaners.learned._raw")
+    rng = random.Random(23)
+    read = 0
+    for i in range(6000):
+        html = rng.choice(["", "<!DOCTYPE html>", "<html><head><title>t</title></head>", "<p>x", "<template>"]) \
+            + random_markup(rng) + rng.choice(["", "</template>", "<body class=late>", "</form>"]) + random_markup(rng)
+        hints = i % 2 == 0
+        ref, twin = raw(html, hints, False), raw(html, hints, True)
+        if ref[0] is None:
+            assert twin[0] is None, (html, ref[1])
+            continue
+        read += 1
+        assert twin == ref, html
+    assert read > 1200
 
 
 def test_the_pipeline_reading_pages_raw_writes_what_it_writes_off_the_tree(monkeypatch):

@@ -21,7 +21,8 @@ import warnings
 
 from preprocess.cleaners.learned.anchor import head_names
 from preprocess.cleaners.learned.raw.tokens import GiveUp
-from preprocess.cleaners.learned.raw.tree import Reader
+from preprocess.cleaners.learned import compiled as _learned_compiled
+from preprocess.cleaners.learned.raw.tree import Reader as PyReader
 from preprocess.steps.parse import NOSCRIPT_CHARS, NOSCRIPT_SHARE
 
 MARGIN = 0.02  # how near the parse step's <noscript> thresholds the reader does not decide
@@ -53,12 +54,14 @@ def page_title(text):
     return t[:-1] if len(t) < len(text) and t.endswith(" ") else t
 
 
-def read_raw(html: str, max_depth: int = 400, hints=None):
+def read_raw(html: str, max_depth: int = 400, hints=None, compiled: bool | None = None):
     """``(page, "", info)`` or ``(None, why, {})``. ``hints``: a ``HintFilter`` whose rule applies (a first reading
     measures its candidates, a second skips what it drops); ``info``: ``dropped`` and ``kept_large`` (the rule's
-    counts), ``title`` (the tree's ``title``) and ``names`` (``anchor.page_head(tree).names``)."""
+    counts), ``title`` (the tree's ``title``) and ``names`` (``anchor.page_head(tree).names``). ``compiled``: the
+    compiled twin (``_raw``; None: where it is built and ``WEBPRUNE_PURE_PYTHON`` is not set) or this reference."""
     if "\0" in html:  # (the decode step leaves NULs only where lexbor decodes the bytes itself)
         return None, "a NUL character", {}
+    Reader = _compiled_reader() if compiled or compiled is None and _learned_compiled.ON else PyReader
     try:
         r = Reader(html, max_depth, hints)
         page = r.read()
@@ -74,3 +77,13 @@ def read_raw(html: str, max_depth: int = 400, hints=None):
     except Exception as e:  # noqa: BLE001 -- a case the reader missed: the page goes the tree's way
         log.warning("raw reader error (the page is parsed instead): %r", e)
         return None, f"reader error: {type(e).__name__}", {}
+
+
+def _compiled_reader():
+    """The compiled twin's reader class (``preprocess/cleaners/learned/_raw.pyx``; this reference's where it was
+    not built)."""
+    try:
+        from preprocess.cleaners.learned import _raw
+    except ImportError:
+        return PyReader
+    return _raw.Reader

@@ -1,0 +1,203 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twin of ``raw.tree.Reader`` (the learned cleaner's blocks read off the raw markup by HTML's tree
+construction rules): the same ``blocks.Page``, title, names and hint-rule candidates, or :class:`GiveUp`.
+
+It follows the Python reference rule for rule, with tag names as ids (``_raw_names.pxi``), the stacks as C
+arrays and attributes as spans of the page, decoded only where a rule reads them (``_raw_attrs.pxi``). Where
+the reference follows a rule this twin does not (more than 256 attributes on a tag, more than 16 forms left open)
+it gives up too
+("compiled: ..."): the page goes the tree's way. ``tests/test_learned_raw.py`` holds it to the reference on every
+gold page and on random pages.
+"""
+from libc.stdlib cimport free, malloc, realloc
+from libc.stdint cimport uint16_t, uint32_t
+from libc.string cimport memchr, memset
+
+from preprocess.cleaners.learned.blocks import Page
+from preprocess.cleaners.learned.raw.page import MAX_OPEN as _MAX_OPEN
+from preprocess.cleaners.learned.raw.tokens import (GiveUp, decode_text, decode_value, names_of as _names_of,
+                                                    quirks as _quirks, serial_value)
+
+include "_unicode.pxi"
+include "_search.pxi"
+
+
+cdef struct El:
+    int name
+    Py_ssize_t e        # its page element (-1: none)
+    bint noise          # inside (or being) a noise element or a dropped one
+    bint root           # one itself
+    bint cand           # a candidate of the hint rule
+    long uid
+    Py_ssize_t total    # the body's text characters before it
+    long seq            # elements before it
+    long links          # for an <a>: the page's link starts and ends so far
+
+cdef struct Fmt:        # an entry of the list of active formatting elements
+    bint marker
+    long uid
+    int name
+    unsigned long long ahash   # its attributes (names and decoded values), order aside
+    bint href
+    int verdict          # the hint rule's: -1 no candidate, 0 a candidate, 1 an exempt one
+
+cdef struct Attr:
+    Py_ssize_t n_lo, n_hi, v_lo, v_hi   # name and value (v_lo -1: none) in the page
+    bint first                         # the first of its name (the one the tree keeps)
+
+cdef enum:  # the insertion mode before <body> (``phase``)
+    P_INITIAL, P_BEFORE_HTML, P_IN_HEAD, P_HEAD_NOSCRIPT, P_AFTER_HEAD, P_BODY
+
+cdef enum:  # where a pushed element's attributes come from
+    SRC_NONE, SRC_TAG, SRC_FMT
+
+DEF MAX_ATTRS = 256  # (names compared pairwise: a bound)
+
+
+cdef inline bint is_ws(Py_UCS4 c) noexcept:  # HTML's "\t\n\f " (the tokenizer's, after CR was folded)
+    return c == 32 or c == 9 or c == 10 or c == 12
+
+
+cdef inline bint is_alpha(Py_UCS4 c) noexcept:
+    return 97 <= c <= 122 or 65 <= c <= 90
+
+
+cdef struct TBuf:
+    Py_UCS4 *d
+    Py_ssize_t n, cap
+
+
+cdef inline int tpush(TBuf *b, Py_UCS4 c) except -1:
+    cdef Py_UCS4 *grown
+    if b.n == b.cap:
+        grown = <Py_UCS4 *> realloc(b.d, (2 * b.cap + 256) * sizeof(Py_UCS4))
+        if grown == NULL:
+            raise MemoryError()
+        b.d, b.cap = grown, 2 * b.cap + 256
+    b.d[b.n] = c
+    b.n += 1
+    return 0
+
+
+cdef class Reader:
+    """One page read raw: ``Reader(html, max_depth, hints, drop).read()`` is the :class:`blocks.Page` the tree's
+    way gives, or raises :class:`GiveUp`; then ``title``, ``named``, ``candidates``, ``total`` and
+    ``noscript_chars`` as the reference's."""
+
+    cdef str s
+    cdef int kind
+    cdef void *data
+    cdef Py_ssize_t n
+    cdef int max_depth, phase, quirks
+    cdef object hints, unlikely, maybe
+    cdef unsigned char *dropped
+    cdef long n_dropped
+    cdef object page
+    cdef list texts, link_chars, owner, start, el_tag, el_parent, el_depth, el_names, el_start, el_end
+    cdef El *st
+    cdef int depth
+    cdef El *fo           # svg/math elements open (the first is also on the stack)
+    cdef int nfo, fo_cap
+    cdef Fmt *act
+    cdef int nact, act_cap
+    cdef Py_ssize_t *blocks
+    cdef int nblocks
+    cdef int noise, noscripts, template
+    cdef dict body_attrs
+    cdef long det_above[16]   # forms left open (``PageSide.detach``): the element above each, and the form
+    cdef El det_form[16]
+    cdef int ndet
+    cdef long uid, seq, links, form
+    cdef public Py_ssize_t total, noscript_chars
+    cdef Py_ssize_t chars, cur
+    cdef bint in_a, skip_lf
+    cdef TBuf buf
+    cdef bint gap, lgap
+    cdef Py_ssize_t llen
+    cdef public dict candidates
+    cdef public object title
+    cdef public list named
+    cdef dict unknown
+    cdef list unknown_names
+    cdef Attr attrs[MAX_ATTRS]
+    cdef int nattrs
+
+    def __cinit__(self):
+        self.st = <El *> malloc((_MAX_OPEN + 8) * sizeof(El))
+        self.blocks = <Py_ssize_t *> malloc((_MAX_OPEN + 8) * sizeof(Py_ssize_t))
+        self.fo = self.act = NULL
+        self.dropped = NULL
+        self.buf.d = NULL
+        self.buf.n = self.buf.cap = 0
+        if self.st == NULL or self.blocks == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.st)
+        free(self.blocks)
+        free(self.fo)
+        free(self.act)
+        free(self.dropped)
+        free(self.buf.d)
+
+    def __init__(self, str html, int max_depth=400, hints=None, drop=frozenset()):
+        cdef long u
+        self.s = html.replace("\r\n", "\n").replace("\r", "\n") if "\r" in html else html
+        self.kind, self.data, self.n = PyUnicode_KIND(self.s), PyUnicode_DATA(self.s), len(self.s)
+        self.max_depth, self.hints = max_depth, hints
+        self.unlikely = hints.unlikely if hints is not None else None
+        self.maybe = hints.maybe if hints is not None else None
+        self.n_dropped = max(drop) + 1 if drop else 0
+        if self.n_dropped:
+            self.dropped = <unsigned char *> malloc(self.n_dropped)
+            memset(self.dropped, 0, self.n_dropped)
+            for u in drop:
+                self.dropped[u] = 1
+        self.phase, self.quirks = P_INITIAL, 1
+        self.page = Page()
+        p = self.page
+        self.texts, self.link_chars, self.owner, self.start = p.texts, p.link_chars, p.owner, p.start
+        self.el_tag, self.el_parent, self.el_depth, self.el_names = p.el_tag, p.el_parent, p.el_depth, p.el_names
+        self.el_start, self.el_end = p.el_start, p.el_end
+        self.depth = self.nfo = self.fo_cap = self.nact = self.act_cap = self.nblocks = 0
+        self.noise = self.noscripts = self.template = self.ndet = 0
+        self.body_attrs = {}
+        self.uid = self.seq = self.links = 0
+        self.form = -1
+        self.total = self.noscript_chars = self.chars = 0
+        self.cur = -1
+        self.in_a = self.skip_lf = self.gap = self.lgap = False
+        self.llen = 0
+        self.candidates, self.title, self.named = {}, None, []
+        self.unknown, self.unknown_names = {}, []
+        self.nattrs = 0
+
+    def read(self):
+        tokens(self)
+        if self.phase != P_BODY:
+            start_body(self, SRC_NONE)
+        if self.nfo or self.template:
+            raise GiveUp("ends inside svg/math or a template")
+        return finish(self)
+
+    def hint_drops(self):
+        """``HintFilter.drop_from``'s decisions over the candidates (``page.PageSide.hint_drops``)."""
+        limit = self.hints.max_share * self.total
+        drop, last_end, kept_large = set(), 0, 0
+        for uid, (seq, end, chars, exempt) in sorted(self.candidates.items(), key=lambda kv: kv[1][0]):
+            if seq <= last_end or exempt:
+                continue
+            if chars > limit:
+                kept_large += 1
+                continue
+            drop.add(uid)
+            last_end = end
+        return drop, kept_large
+
+
+include "_raw_names.pxi"
+include "_raw_attrs.pxi"
+include "_raw_page.pxi"
+include "_raw_tokens.pxi"
+include "_raw_tree.pxi"
+include "_raw_modes.pxi"
