@@ -153,6 +153,9 @@ READ = {  # the tree builder's cases the reader follows: each is read, and read 
     "hinted and exempt elements": f"<div class=sidebar>s</div><div class='comment post'>c</div>{LONG}",
     "a hinted element holding most of the page": f"<div class=header><span class=nav>n</span>{LONG}</div>",
     "a hinted element inside a hinted one": f"<div id=footer><p class=social>s</p></div>{LONG}<br class=menu>",
+    "a second <body> after a hinted element": f"<div class=menu>m</div><body class=late>{LONG}",
+    "misnested formatting around hinted elements": f"<b>1<div class=nav>n</div><p>2</b>3<a href=x>4<span class=ad-"
+                                                   f"break>5<p>6</a>7{LONG}",
 }
 GIVEN_UP = {  # and cases it leaves to lexbor
     "foster parenting": "<table><div>x</div><tr><td>y</table>",

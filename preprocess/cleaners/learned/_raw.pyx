@@ -32,6 +32,7 @@ cdef struct El:
     Py_ssize_t total    # the body's text characters before it
     long seq            # elements before it
     long links          # for an <a>: the page's link starts and ends so far
+    int rec             # its opening in the reading's log (``_raw_replay.pxi``)
 
 cdef struct Fmt:        # an entry of the list of active formatting elements
     bint marker
@@ -40,6 +41,14 @@ cdef struct Fmt:        # an entry of the list of active formatting elements
     unsigned long long ahash   # its attributes (names and decoded values), order aside
     bint href
     int verdict          # the hint rule's: -1 no candidate, 0 a candidate, 1 an exempt one
+
+cdef struct Ev:         # a page-side event of a reading (``_raw_replay.pxi``)
+    int kind
+    int name
+    long uid
+    int src             # EV_CLOSE: its opening; EV_CLONE, EV_LINK_END: the element(s) whose noise decides
+    int obj             # EV_OPEN: its class/id values in ``objs``; EV_TEXT: the str (-1: the page)
+    Py_ssize_t lo, hi   # EV_TEXT: the span; EV_OPEN: hi, the link's href; EV_LINK_END: hi, the other element
 
 cdef struct Attr:
     Py_ssize_t n_lo, n_hi, v_lo, v_hi   # name and value (v_lo -1: none) in the page
@@ -121,11 +130,16 @@ cdef class Reader:
     cdef list unknown_names
     cdef Attr attrs[MAX_ATTRS]
     cdef int nattrs
+    cdef bint logging     # the page side's events logged, for a replay with the hint rule's drops
+    cdef Ev *ev
+    cdef int nev, ev_cap
+    cdef list objs
 
     def __cinit__(self):
         self.st = <El *> malloc((_MAX_OPEN + 8) * sizeof(El))
         self.blocks = <Py_ssize_t *> malloc((_MAX_OPEN + 8) * sizeof(Py_ssize_t))
         self.fo = self.act = NULL
+        self.ev = NULL
         self.dropped = NULL
         self.buf.d = NULL
         self.buf.n = self.buf.cap = 0
@@ -139,6 +153,7 @@ cdef class Reader:
         free(self.act)
         free(self.dropped)
         free(self.buf.d)
+        free(self.ev)
 
     def __init__(self, str html, int max_depth=400, hints=None, drop=frozenset()):
         cdef long u
@@ -171,6 +186,9 @@ cdef class Reader:
         self.candidates, self.title, self.named = {}, None, []
         self.unknown, self.unknown_names = {}, []
         self.nattrs = 0
+        self.logging = hints is not None and not drop
+        self.nev = self.ev_cap = 0
+        self.objs = []
 
     def read(self):
         tokens(self)
@@ -179,6 +197,10 @@ cdef class Reader:
         if self.nfo or self.template:
             raise GiveUp("ends inside svg/math or a template")
         return finish(self)
+
+    def replay(self, drop):
+        """The page a second reading dropping the elements ``drop`` (uids) gives (``_raw_replay.pxi``)."""
+        return replay(self, drop)
 
     def hint_drops(self):
         """``HintFilter.drop_from``'s decisions over the candidates (``page.PageSide.hint_drops``)."""
@@ -196,8 +218,10 @@ cdef class Reader:
 
 
 include "_raw_names.pxi"
+include "_raw_refs.pxi"
 include "_raw_attrs.pxi"
 include "_raw_page.pxi"
 include "_raw_tokens.pxi"
 include "_raw_tree.pxi"
 include "_raw_modes.pxi"
+include "_raw_replay.pxi"

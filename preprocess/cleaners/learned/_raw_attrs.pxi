@@ -116,8 +116,10 @@ cdef str value(Reader r, int i):
     cdef Py_ssize_t lo = r.attrs[i].v_lo, hi = r.attrs[i].v_hi
     if lo < 0:
         return ""
-    v = _slice(r.kind, r.data, lo, hi)
-    return decode_value(v) if has_char(r, lo, hi, u'&') else v
+    if not has_char(r, lo, hi, u'&'):
+        return _slice(r.kind, r.data, lo, hi)
+    v = decode_fast(r.kind, r.data, lo, hi)
+    return v if v is not None else decode_value(_slice(r.kind, r.data, lo, hi))
 
 
 cdef object value_of(Reader r, const char *word, Py_ssize_t m):
@@ -143,11 +145,23 @@ cdef str names_tag(Reader r):
         if not ((name_ends(r, i, b"class", 5, False) and (hi - lo == 5 or not _word_char(lower(ch(r, hi - 6)))))
                 or (name_ends(r, i, b"id", 2, False) and (hi - lo == 2 or not _word_char(lower(ch(r, hi - 3)))))):
             continue
-        v = value(r, i)
         if found is None:
             found = []
-        found.append(serial_value(v))
+        found.append(serial_span(r, i))
     return " ".join(found) if found is not None else ""
+
+
+cdef str serial_span(Reader r, int i):
+    """``serial_value`` of attribute ``i``'s value: the span itself where it holds nothing to decode or escape."""
+    cdef Py_ssize_t k, lo = r.attrs[i].v_lo, hi = r.attrs[i].v_hi
+    cdef Py_UCS4 c
+    if lo < 0:
+        return ""
+    for k in range(lo, hi):
+        c = PyUnicode_READ(r.kind, r.data, k)
+        if c == u'&' or c == u'"' or c == u'<' or c == u'>' or c == 0xA0:
+            return serial_value(value(r, i))
+    return _slice(r.kind, r.data, lo, hi)
 
 
 cdef bint href_tag(Reader r) except -1:
@@ -176,11 +190,76 @@ cdef bint _has_word(str value, tuple words):
     return False
 
 
+# the rule's words in C, to tell most class/id values hold none without a str made (``_set_words``): sorted by
+# their first letter, ``_first[c]`` the index of the first one starting with ``c`` and ``_nfirst[c]`` how many
+cdef unsigned char _words[64][32]
+cdef int _wlen[64]
+cdef int _first[128]
+cdef int _nfirst[128]
+cdef int _nwords = -1   # -1: the words are not plain ASCII (or too many): every value goes to Python
+cdef object _words_of = None
+
+
+cdef _set_words(tuple words):
+    global _nwords, _words_of
+    cdef int i, k, c
+    _words_of, _nwords = words, -1
+    if len(words) > 64 or any(not w or len(w) > 31 or not w.isascii() or w != w.lower() for w in words):
+        return
+    for c in range(128):
+        _first[c] = _nfirst[c] = 0
+    for i, w in enumerate(sorted(words)):
+        b = w.encode("ascii")
+        for k in range(len(b)):
+            _words[i][k] = b[k]
+        _wlen[i] = len(b)
+        if not _nfirst[b[0]]:
+            _first[b[0]] = i
+        _nfirst[b[0]] += 1
+    _nwords = len(words)
+
+
+cdef bint holds_word(Reader r, Py_ssize_t lo, Py_ssize_t hi) noexcept:
+    """Does ``s[lo:hi]`` hold one of the rule's words, ASCII case aside (``_has_word``)?"""
+    cdef Py_ssize_t i, k
+    cdef int w, m
+    cdef Py_UCS4 c
+    for i in range(lo, hi):
+        c = lower(PyUnicode_READ(r.kind, r.data, i))
+        if c >= 128 or not _nfirst[c]:
+            continue
+        for w in range(_first[c], _first[c] + _nfirst[c]):
+            m = _wlen[w]
+            if i + m > hi:
+                continue
+            k = 1
+            while k < m and lower(PyUnicode_READ(r.kind, r.data, i + k)) == _words[w][k]:
+                k += 1
+            if k == m:
+                return True
+    return False
+
+
+cdef bint surely_none(Reader r, int ci, int ii) except -1:
+    """True when neither value holds a word of the rule (no reference in them: they are as written)."""
+    cdef int i
+    if r.unlikely is not _words_of:
+        _set_words(r.unlikely)
+    if _nwords < 0:
+        return False
+    for i in (ci, ii):
+        if i < 0 or r.attrs[i].v_lo < 0:
+            continue
+        if has_char(r, r.attrs[i].v_lo, r.attrs[i].v_hi, u'&') or holds_word(r, r.attrs[i].v_lo, r.attrs[i].v_hi):
+            return False
+    return True
+
+
 cdef int verdict_tag(Reader r) except -2:
     """The hint rule on the tag's class and id: -1 no candidate, 0 a candidate, 1 an exempt one."""
     global _verdict_rule
     cdef int ci = find_attr(r, b"class", 5), ii = find_attr(r, b"id", 2)
-    if ci < 0 and ii < 0:
+    if ci < 0 and ii < 0 or surely_none(r, ci, ii):
         return -1
     cls = value(r, ci) if ci >= 0 else None
     ident = value(r, ii) if ii >= 0 else None

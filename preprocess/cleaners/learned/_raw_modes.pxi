@@ -149,6 +149,7 @@ cdef int adopt(Reader r, int name, int fe, long uid, long fb_uid, int k) except 
     """One round of the algorithm's furthest-block case, on the stack and the list only (``Modes._adopt``)."""
     cdef int bookmark = fe, inner = 0, li, j, fbk
     cdef bint last_is_fb = True, fe_noise = False
+    cdef int fe_rec
     cdef El node, clone
     cdef Fmt entry
     while True:
@@ -171,6 +172,8 @@ cdef int adopt(Reader r, int name, int fe, long uid, long fb_uid, int k) except 
         r.uid += 1
         r.act[li].uid = r.uid
         r.st[k].uid, r.st[k].e, r.st[k].root, r.st[k].cand, r.st[k].links = r.uid, -1, False, False, 0
+        if r.logging:
+            r.st[k].rec = log_open(r, EV_CLONE, node.name, r.uid, node.rec)
         if last_is_fb:
             bookmark = li + 1
         last_is_fb = False
@@ -178,7 +181,7 @@ cdef int adopt(Reader r, int name, int fe, long uid, long fb_uid, int k) except 
         raise GiveUp("the adoption agency with a form left open")
     entry = r.act[fe]
     j = stack_index(r, uid)
-    fe_noise = r.st[j].noise
+    fe_noise, fe_rec = r.st[j].noise, r.st[j].rec
     act_del(r, fe)
     bookmark -= fe < bookmark
     r.uid += 1
@@ -188,6 +191,10 @@ cdef int adopt(Reader r, int name, int fe, long uid, long fb_uid, int k) except 
     fbk = stack_index(r, fb_uid)
     clone.name, clone.e, clone.noise, clone.root, clone.cand = name, -1, r.st[fbk].noise, False, False
     clone.uid, clone.total, clone.seq, clone.links = r.uid, r.total, r.seq, r.links
+    if r.logging:
+        clone.rec = log_open(r, EV_CLONE, name, r.uid, r.st[fbk].rec)
+        if name == T_A:
+            r.ev[log_open(r, EV_LINK_END, name, 0, r.st[fbk].rec)].hi = fe_rec
     stack_insert(r, fbk + 1, &clone)
     if name == T_A and r.st[fbk].noise and not fe_noise:  # (the link ends before the furthest block: noise)
         r.in_a = False

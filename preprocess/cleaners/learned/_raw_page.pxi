@@ -33,6 +33,8 @@ cdef El *push(Reader r, int name, int src, Fmt *f) except NULL:
         raise GiveUp(f"more than {_MAX_OPEN:,} elements open")
     el = &r.st[r.depth]
     new_el(r, name, src, f, el)
+    if r.logging:
+        el.rec = log_open(r, EV_OPEN, name, el.uid, -1)
     if not el.noise:
         if fl(name) & F_BLOCK:
             flush(r)
@@ -43,7 +45,11 @@ cdef El *push(Reader r, int name, int src, Fmt *f) except NULL:
             r.el_tag.append(_tag_index[name])
             r.el_parent.append(r.cur)
             r.el_depth.append(r.nblocks)
-            r.el_names.append(names_tag(r) if src == SRC_TAG and r.nattrs else "")
+            names = names_tag(r) if src == SRC_TAG and r.nattrs else ""
+            r.el_names.append(names)
+            if r.logging:
+                r.ev[el.rec].obj = len(r.objs)
+                r.objs.append(names)
             r.el_start.append(r.chars)
             r.el_end.append(-1)
             r.blocks[r.nblocks] = e
@@ -51,6 +57,8 @@ cdef El *push(Reader r, int name, int src, Fmt *f) except NULL:
             r.cur = e
         elif name == T_A:
             r.in_a = f.href if src == SRC_FMT else (src == SRC_TAG and href_tag(r))
+            if r.logging:
+                r.ev[el.rec].hi = r.in_a
             r.links += 1
             el.links = r.links
     if el.root:
@@ -118,6 +126,8 @@ cdef void stack_insert(Reader r, int k, El *el) noexcept:
 
 cdef int close(Reader r, El *el) except -1:
     end_el(r, el)
+    if r.logging:
+        log_open(r, EV_CLOSE, el.name, el.uid, el.rec)
     if el.root:
         r.noise -= 1
     if not el.noise:
@@ -137,6 +147,8 @@ cdef int void(Reader r, int name, int src) except -1:
     cdef El el
     new_el(r, name, src, NULL, &el)
     end_el(r, &el)
+    if r.logging:
+        log_open(r, EV_VOID, name, el.uid, -1)
     if (name == T_BR or name == T_HR) and not el.noise:
         flush(r)
     return 0
@@ -154,11 +166,8 @@ cdef int flush(Reader r) except -1:
     return 0
 
 
-cdef int text(Reader r, int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) except -1:
-    """Text of the body: counted, and gathered for the block (whitespace runs as one space, as
-    ``" ".join(t.split())`` over the block's pieces)."""
-    cdef Py_ssize_t i
-    cdef Py_UCS4 c
+cdef int text(Reader r, str t, Py_ssize_t lo, Py_ssize_t hi) except -1:
+    """Text of the body (``t[lo:hi]``): counted, and gathered for the block."""
     if hi <= lo or r.phase != P_BODY or r.template:
         return 0
     r.total += hi - lo
@@ -166,6 +175,17 @@ cdef int text(Reader r, int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) exce
         if r.noscripts:
             r.noscript_chars += hi - lo
         return 0
+    if r.logging:
+        log_text(r, t, lo, hi)
+    gather(r, PyUnicode_KIND(t), PyUnicode_DATA(t), lo, hi)
+    return 0
+
+
+cdef int gather(Reader r, int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) except -1:
+    """Text gathered for the block (whitespace runs as one space, as ``" ".join(t.split())`` over the block's
+    pieces), and counted as link text inside a link."""
+    cdef Py_ssize_t i
+    cdef Py_UCS4 c
     for i in range(lo, hi):
         c = PyUnicode_READ(kind, data, i)
         if Py_UNICODE_ISSPACE(c):

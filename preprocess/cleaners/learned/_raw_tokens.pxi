@@ -31,7 +31,7 @@ cdef int tokens(Reader r) except -1:
         if lt < 0:
             lt = n
         if lt > p:
-            characters(r, r.kind, r.data, p, lt)
+            characters(r, r.s, p, lt)
         if lt >= n:
             break
         p = markup(r, lt)
@@ -105,7 +105,7 @@ cdef Py_ssize_t markup(Reader r, Py_ssize_t lt) except -1:
         return skip_to_gt(r, lt + 2)
     if nxt == u'?':
         return skip_to_gt(r, lt + 1)
-    characters(r, PyUnicode_KIND("<"), PyUnicode_DATA("<"), 0, 1)
+    characters(r, "<", 0, 1)
     return lt + 1
 
 
@@ -126,14 +126,15 @@ cdef Py_ssize_t skip_to_gt(Reader r, Py_ssize_t p) except -1:
     return q + 1
 
 
-cdef int characters(Reader r, int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) except -1:
+cdef int characters(Reader r, str t, Py_ssize_t lo, Py_ssize_t hi) except -1:
     cdef Py_ssize_t i
-    cdef int m
+    cdef int m, kind = PyUnicode_KIND(t)
+    cdef void *data = PyUnicode_DATA(t)
     if r.template and not r.nfo:
         return 0
-    t = None
     if find_char(kind, data, lo, hi, u'&') >= 0:
-        t = decode_text(PyUnicode_FromKindAndData(kind, <char *> data + lo * kind, hi - lo))
+        d = decode_fast(kind, data, lo, hi)
+        t = d if d is not None else decode_text(PyUnicode_FromKindAndData(kind, <char *> data + lo * kind, hi - lo))
         kind, data, lo, hi = PyUnicode_KIND(t), PyUnicode_DATA(t), 0, len(t)
     if r.skip_lf:
         r.skip_lf = False
@@ -153,10 +154,10 @@ cdef int characters(Reader r, int kind, void *data, Py_ssize_t lo, Py_ssize_t hi
         for i in range(lo, hi):
             if not is_ws(PyUnicode_READ(kind, data, i)):
                 raise GiveUp("text in a table (foster parenting)")
-        text(r, kind, data, lo, hi)
+        text(r, t, lo, hi)
         return 0
     reconstruct(r)
-    text(r, kind, data, lo, hi)
+    text(r, t, lo, hi)
     return 0
 
 
@@ -257,14 +258,16 @@ cdef Py_ssize_t raw_content(Reader r, int name, Py_ssize_t p) except -1:
     while word[m]:
         m += 1
     if fl(name) & F_RCDATA:
-        body = decode_text(_slice(r.kind, r.data, p, end))
+        body = decode_fast(r.kind, r.data, p, end) if has_char(r, p, end, u'&') else _slice(r.kind, r.data, p, end)
+        if body is None:
+            body = decode_text(_slice(r.kind, r.data, p, end))
         if name == T_TEXTAREA and body.startswith("\n"):
             body = body[1:]
         if name == T_TITLE and r.title is None and not r.template:
             r.title = body
-        text(r, PyUnicode_KIND(body), PyUnicode_DATA(body), 0, len(body))
+        text(r, body, 0, len(body))
     else:
         if name == T_SCRIPT and r.nattrs and not r.template and type_is(r, LD_JSON):
             r.named.append(("ld", _slice(r.kind, r.data, p, end)))
-        text(r, r.kind, r.data, p, end)
+        text(r, r.s, p, end)
     return attributes(r, end + 2 + m, &closing, False)

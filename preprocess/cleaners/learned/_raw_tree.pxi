@@ -388,4 +388,6 @@ cdef int merge_body(Reader r) except -1:
     if new:
         r.body_attrs.update(new)
         r.el_names[0] = _names_of(r.body_attrs)
+        if r.logging and r.ev[r.st[1].rec].obj >= 0:  # (a replay writes the names as they are now)
+            r.objs[r.ev[r.st[1].rec].obj] = r.el_names[0]
     return 0

@@ -69,7 +69,8 @@ def read_raw(html: str, max_depth: int = 400, hints=None, compiled: bool | None 
             return None, "text in <noscript> (the parse step unwraps it)", {}
         drop, kept_large = r.hint_drops() if hints is not None and r.candidates else (set(), 0)
         if drop:
-            page = Reader(html, max_depth, hints, frozenset(drop)).read()
+            drop = frozenset(drop)  # (the compiled twin replays its first reading's log instead of a second one)
+            page = r.replay(drop) if hasattr(r, "replay") else Reader(html, max_depth, hints, drop).read()
         return page, "", {"dropped": len(drop), "kept_large": kept_large, "title": page_title(r.title),
                           "names": head_names(r.named)}
     except GiveUp as e:
