@@ -157,7 +157,15 @@ cdef class Reader:
 
     def __init__(self, str html, int max_depth=400, hints=None, drop=frozenset()):
         cdef long u
-        self.s = html.replace("\r\n", "\n").replace("\r", "\n") if "\r" in html else html
+        cdef int kind = PyUnicode_KIND(html)
+        cdef void *data = PyUnicode_DATA(html)
+        if find_char(kind, data, 0, len(html), 0) >= 0:  # (the decode step leaves NULs only where lexbor
+            raise GiveUp("a NUL character")               # decodes the bytes itself)
+        if find_char(kind, data, 0, len(html), u'\r') >= 0:
+            html = html.replace("\r\n", "\n")
+            if find_char(PyUnicode_KIND(html), PyUnicode_DATA(html), 0, len(html), u'\r') >= 0:
+                html = html.replace("\r", "\n")
+        self.s = html
         self.kind, self.data, self.n = PyUnicode_KIND(self.s), PyUnicode_DATA(self.s), len(self.s)
         self.max_depth, self.hints = max_depth, hints
         self.unlikely = hints.unlikely if hints is not None else None

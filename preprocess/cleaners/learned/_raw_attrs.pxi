@@ -3,6 +3,8 @@
 # lexbor writes them (``tokens.names_of``), a link's href, the hint rule's verdict, a formatting element's
 # attributes (as a hash: the list of active formatting elements compares them), a meta's as a dict.
 
+import re as _re
+
 LD_JSON = "application/ld+json"
 
 
@@ -177,6 +179,100 @@ cdef bint href_tag(Reader r) except -1:
     return False
 
 
+# The hint rule's words in C, so that a class/id value needs no str unless it holds a reference (or, for the
+# exemption, a non-ASCII character): a word set sorted by first letter, ``first[c]`` the index of the first word
+# starting with ``c`` and ``nfirst[c]`` how many; ``n`` -1 when the words are not plain lower-case ASCII.
+cdef struct Words:
+    unsigned char w[64][32]
+    int len[64]
+    int first[128]
+    int nfirst[128]
+    int n
+
+cdef Words _unlikely, _maybe
+cdef object _rule = None   # the (unlikely, maybe) the sets were made from
+
+
+cdef _set_words(Words *ws, words):
+    cdef int i, k, c
+    ws.n = -1
+    if words is None or len(words) > 64 or any(not w or len(w) > 31 or not w.isascii() or w != w.lower()
+                                               for w in words):
+        return
+    for c in range(128):
+        ws.first[c] = ws.nfirst[c] = 0
+    for i, w in enumerate(sorted(words)):
+        b = w.encode("ascii")
+        for k in range(len(b)):
+            ws.w[i][k] = b[k]
+        ws.len[i] = len(b)
+        if not ws.nfirst[b[0]]:
+            ws.first[b[0]] = i
+        ws.nfirst[b[0]] += 1
+    ws.n = len(words)
+
+
+cdef _set_rule(Reader r):
+    """The word sets of the rule: ``unlikely`` (words) and ``maybe`` (a regex: only a case-insensitive
+    alternation of plain words is read here; any other pattern leaves the exemption to it)."""
+    global _rule
+    _rule = (r.unlikely, r.maybe)
+    _set_words(&_unlikely, tuple(r.unlikely))
+    pattern, flags = getattr(r.maybe, "pattern", None), getattr(r.maybe, "flags", 0)
+    words = pattern.split("|") if isinstance(pattern, str) and flags & _re.IGNORECASE else None
+    _set_words(&_maybe, tuple(w.lower() for w in words) if words and all(w.isalpha() for w in words) else None)
+
+
+cdef bint holds(Words *ws, Reader r, Py_ssize_t lo, Py_ssize_t hi) noexcept:
+    """Does ``s[lo:hi]`` hold one of the words, ASCII case aside (``_has_word``)?"""
+    cdef Py_ssize_t i, k
+    cdef int w, m
+    cdef Py_UCS4 c
+    for i in range(lo, hi):
+        c = lower(PyUnicode_READ(r.kind, r.data, i))
+        if c >= 128 or not ws.nfirst[c]:
+            continue
+        for w in range(ws.first[c], ws.first[c] + ws.nfirst[c]):
+            m = ws.len[w]
+            if i + m > hi:
+                continue
+            k = 1
+            while k < m and lower(PyUnicode_READ(r.kind, r.data, i + k)) == ws.w[w][k]:
+                k += 1
+            if k == m:
+                return True
+    return False
+
+
+cdef int verdict_c(Reader r, int ci, int ii) except -3:
+    """The verdict read off the spans, or -2 where Python must decide (a reference in a value, a rule not in
+    plain words, or an exemption to test on non-ASCII text)."""
+    cdef int i, v = -1
+    cdef Py_ssize_t k
+    if (r.unlikely, r.maybe) != _rule:
+        _set_rule(r)
+    if _unlikely.n < 0:
+        return -2
+    for i in (ci, ii):
+        if i >= 0 and r.attrs[i].v_lo >= 0:
+            if has_char(r, r.attrs[i].v_lo, r.attrs[i].v_hi, u'&'):
+                return -2
+            if holds(&_unlikely, r, r.attrs[i].v_lo, r.attrs[i].v_hi):
+                v = 0
+    if v < 0:
+        return -1
+    if _maybe.n < 0:
+        return -2
+    for i in (ci, ii):
+        if i >= 0 and r.attrs[i].v_lo >= 0:
+            for k in range(r.attrs[i].v_lo, r.attrs[i].v_hi):
+                if PyUnicode_READ(r.kind, r.data, k) >= 128:
+                    return -2
+            if holds(&_maybe, r, r.attrs[i].v_lo, r.attrs[i].v_hi):
+                return 1
+    return 0
+
+
 cdef dict _verdicts = {}
 cdef tuple _verdict_rule = ()
 
@@ -190,77 +286,15 @@ cdef bint _has_word(str value, tuple words):
     return False
 
 
-# the rule's words in C, to tell most class/id values hold none without a str made (``_set_words``): sorted by
-# their first letter, ``_first[c]`` the index of the first one starting with ``c`` and ``_nfirst[c]`` how many
-cdef unsigned char _words[64][32]
-cdef int _wlen[64]
-cdef int _first[128]
-cdef int _nfirst[128]
-cdef int _nwords = -1   # -1: the words are not plain ASCII (or too many): every value goes to Python
-cdef object _words_of = None
-
-
-cdef _set_words(tuple words):
-    global _nwords, _words_of
-    cdef int i, k, c
-    _words_of, _nwords = words, -1
-    if len(words) > 64 or any(not w or len(w) > 31 or not w.isascii() or w != w.lower() for w in words):
-        return
-    for c in range(128):
-        _first[c] = _nfirst[c] = 0
-    for i, w in enumerate(sorted(words)):
-        b = w.encode("ascii")
-        for k in range(len(b)):
-            _words[i][k] = b[k]
-        _wlen[i] = len(b)
-        if not _nfirst[b[0]]:
-            _first[b[0]] = i
-        _nfirst[b[0]] += 1
-    _nwords = len(words)
-
-
-cdef bint holds_word(Reader r, Py_ssize_t lo, Py_ssize_t hi) noexcept:
-    """Does ``s[lo:hi]`` hold one of the rule's words, ASCII case aside (``_has_word``)?"""
-    cdef Py_ssize_t i, k
-    cdef int w, m
-    cdef Py_UCS4 c
-    for i in range(lo, hi):
-        c = lower(PyUnicode_READ(r.kind, r.data, i))
-        if c >= 128 or not _nfirst[c]:
-            continue
-        for w in range(_first[c], _first[c] + _nfirst[c]):
-            m = _wlen[w]
-            if i + m > hi:
-                continue
-            k = 1
-            while k < m and lower(PyUnicode_READ(r.kind, r.data, i + k)) == _words[w][k]:
-                k += 1
-            if k == m:
-                return True
-    return False
-
-
-cdef bint surely_none(Reader r, int ci, int ii) except -1:
-    """True when neither value holds a word of the rule (no reference in them: they are as written)."""
-    cdef int i
-    if r.unlikely is not _words_of:
-        _set_words(r.unlikely)
-    if _nwords < 0:
-        return False
-    for i in (ci, ii):
-        if i < 0 or r.attrs[i].v_lo < 0:
-            continue
-        if has_char(r, r.attrs[i].v_lo, r.attrs[i].v_hi, u'&') or holds_word(r, r.attrs[i].v_lo, r.attrs[i].v_hi):
-            return False
-    return True
-
-
 cdef int verdict_tag(Reader r) except -2:
     """The hint rule on the tag's class and id: -1 no candidate, 0 a candidate, 1 an exempt one."""
     global _verdict_rule
-    cdef int ci = find_attr(r, b"class", 5), ii = find_attr(r, b"id", 2)
-    if ci < 0 and ii < 0 or surely_none(r, ci, ii):
+    cdef int ci = find_attr(r, b"class", 5), ii = find_attr(r, b"id", 2), v
+    if ci < 0 and ii < 0:
         return -1
+    v = verdict_c(r, ci, ii)
+    if v != -2:
+        return v
     cls = value(r, ci) if ci >= 0 else None
     ident = value(r, ii) if ii >= 0 else None
     if len(_verdict_rule) != 2 or r.unlikely is not _verdict_rule[0] or r.maybe is not _verdict_rule[1] \

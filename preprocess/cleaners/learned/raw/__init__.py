@@ -59,9 +59,9 @@ def read_raw(html: str, max_depth: int = 400, hints=None, compiled: bool | None 
     measures its candidates, a second skips what it drops); ``info``: ``dropped`` and ``kept_large`` (the rule's
     counts), ``title`` (the tree's ``title``) and ``names`` (``anchor.page_head(tree).names``). ``compiled``: the
     compiled twin (``_raw``; None: where it is built and ``WEBPRUNE_PURE_PYTHON`` is not set) or this reference."""
-    if "\0" in html:  # (the decode step leaves NULs only where lexbor decodes the bytes itself)
-        return None, "a NUL character", {}
     Reader = _compiled_reader() if compiled or compiled is None and _learned_compiled.ON else PyReader
+    if Reader is PyReader and "\0" in html:  # (the decode step leaves NULs only where lexbor decodes the bytes
+        return None, "a NUL character", {}    # itself; the compiled reader tells that too)
     try:
         r = Reader(html, max_depth, hints)
         page = r.read()
