@@ -97,9 +97,9 @@ def build_steps(opts: CleanOptions, learned: Learned | None = None, stop_before:
 
 
 def _defer_parse(steps: list[Step], names: list[str]) -> None:
-    """With ``WEBPRUNE_RAW_READER=1`` (``cleaners.learned.raw.ON``) the learned cleaner reads pages off their
-    markup and the parse step leaves them to it, when only a deferred hint step lies between and tag removal
-    takes its lines (the reader's reference in Python: the same output, slower; a check, not a speed-up yet)."""
+    """Where ``cleaners.learned.raw.ON`` (its compiled twin built; ``WEBPRUNE_RAW_READER=0`` turns it off) the
+    learned cleaner reads pages off their markup and the parse step leaves them to it, when only a deferred hint
+    step lies between and tag removal takes its lines: the same output as off lexbor's tree, without it."""
     from preprocess.cleaners.learned import raw
 
     if not raw.ON or "parse" not in names or "learned" not in names:

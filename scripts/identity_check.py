@@ -116,7 +116,8 @@ def untimed(value):
 
 def summary(out: Path) -> dict:
     stats = json.loads((out / "stats.json").read_text())
-    counters = {k: v for k, v in stats["counters"].items() if not k.endswith("_s")}
+    counters = {k: v for k, v in stats["counters"].items()  # (learned.raw_*: which way a page was read)
+                if not k.endswith("_s") and not k.startswith("learned.raw_")}
     learned = {}
     for f in sorted((out / "learned").glob("*.json")) if (out / "learned").is_dir() else ():
         learned[f.name] = json.loads(f.read_text()).get("artefact")

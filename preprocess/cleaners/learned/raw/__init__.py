@@ -8,9 +8,10 @@ adoption agency, HTML breaking out of svg, a ``<noscript>`` the parse step unwra
 know ...) it gives up and says why: the page is then parsed as before. ``scripts/raw_tree_check.py`` measures it
 against lexbor on every shared gold page; ``tests/test_learned_raw.py`` holds it to that.
 
-This is the reference, in Python, of a reading that would save the cleaner lexbor's parse and serialisation; the
-cleaner calls it only with ``WEBPRUNE_RAW_READER=1`` (``ON``: same output, slower; a compiled twin is what would
-pay).
+This package is the reference, in Python; ``_raw.pyx`` is its compiled twin, which gives the same reading on every
+page (``tests/test_learned_raw.py``) and saves the cleaner lexbor's parse and ``<body>`` serialisation. Where the
+twin is built the cleaner reads pages raw (``ON``; ``WEBPRUNE_RAW_READER=0`` turns it off, ``=1`` turns it on even
+with the Python reader, which gives the same output, slower).
 """
 from __future__ import annotations
 
@@ -36,9 +37,8 @@ def noscript_unwrapped(inside: int, body: int) -> bool:
 
 log = logging.getLogger("webprune.preprocess")
 _FLAG = os.environ.get("WEBPRUNE_RAW_READER", "")
-ON = _FLAG == "1"  # the learned cleaner reads pages raw (pipeline._defer_parse)
 if _FLAG not in ("", "0", "1"):
-    warnings.warn(f"WEBPRUNE_RAW_READER={_FLAG!r} is neither 1 (on) nor 0 (off): taken as off", RuntimeWarning,
+    warnings.warn(f"WEBPRUNE_RAW_READER={_FLAG!r} is neither 1 (on) nor 0 (off): taken as unset", RuntimeWarning,
                   stacklevel=2)
 _ASCII_SPACE = re.compile(r"[\t\n\f\r ]+")
 
@@ -88,3 +88,7 @@ def _compiled_reader():
     except ImportError:
         return PyReader
     return _raw.Reader
+
+
+# the learned cleaner reads pages raw (pipeline._defer_parse): where the compiled twin runs, unless turned off
+ON = _FLAG == "1" or _FLAG != "0" and _learned_compiled.ON and _compiled_reader() is not PyReader
