@@ -258,3 +258,14 @@ def test_the_pipeline_reading_pages_raw_writes_what_it_writes_off_the_tree(monke
     assert raw_out == tree_out
     assert raw_counts.get("learned.raw_read", 0) > 0.8 * len(pages)
     assert {k: v for k, v in raw_counts.items() if not k.startswith("learned.raw_")} == tree_counts
+
+
+def test_the_compiled_twin_folds_newlines_as_the_reference_does():
+    """HTML's newline normalisation in one pass (``_raw.fold_cr``): "\\r\\n", then "\\r", as "\\n", in strings of
+    every width."""
+    _raw = pytest.importorskip("preprocess.cleaners.learned._raw")
+    rng = random.Random(5)
+    for _ in range(5000):
+        s = "".join(rng.choice(["\r", "\n", "\r\n", "a", "é", "中", "\U0001F600", "xyz", "\r\r\n"])
+                    for _ in range(rng.randrange(0, 30)))
+        assert _raw.fold_newlines(s) == s.replace("\r\n", "\n").replace("\r", "\n"), repr(s)

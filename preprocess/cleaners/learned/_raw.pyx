@@ -11,7 +11,7 @@ gold page and on random pages.
 """
 from libc.stdlib cimport free, malloc, realloc
 from libc.stdint cimport uint16_t, uint32_t
-from libc.string cimport memchr, memset
+from libc.string cimport memchr, memcpy, memset
 
 from preprocess.cleaners.learned.blocks import Page
 from preprocess.cleaners.learned.raw.page import MAX_OPEN as _MAX_OPEN
@@ -20,6 +20,37 @@ from preprocess.cleaners.learned.raw.tokens import (GiveUp, decode_text, decode_
 
 include "_unicode.pxi"
 include "_search.pxi"
+
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    Py_UCS4 PyUnicode_MAX_CHAR_VALUE(object)
+    void PyUnicode_WRITE(int kind, void *data, Py_ssize_t index, Py_UCS4 value)
+
+
+cdef str fold_cr(str html):
+    """``html`` with each "\\r\\n", then each "\\r", as "\\n" (HTML's newlines), in one pass."""
+    cdef int kind = PyUnicode_KIND(html)
+    cdef char *src = <char *> PyUnicode_DATA(html)
+    cdef char *dst
+    cdef Py_ssize_t n = len(html), k, pairs = 0, start = 0, w = 0
+    k = find_char(kind, src, 0, n, u'\r')
+    if k < 0:
+        return html
+    while k >= 0:
+        pairs += k + 1 < n and PyUnicode_READ(kind, src, k + 1) == u'\n'
+        k = find_char(kind, src, k + 1, n, u'\r')
+    out = PyUnicode_New(n - pairs, PyUnicode_MAX_CHAR_VALUE(html))
+    dst = <char *> PyUnicode_DATA(out)
+    k = find_char(kind, src, 0, n, u'\r')
+    while k >= 0:
+        memcpy(dst + w * kind, src + start * kind, (k - start) * kind)
+        w += k - start
+        PyUnicode_WRITE(kind, dst, w, u'\n')
+        w += 1
+        start = k + 2 if k + 1 < n and PyUnicode_READ(kind, src, k + 1) == u'\n' else k + 1
+        k = find_char(kind, src, start, n, u'\r')
+    memcpy(dst + w * kind, src + start * kind, (n - start) * kind)
+    return out
 
 
 cdef struct El:
@@ -33,6 +64,7 @@ cdef struct El:
     long seq            # elements before it
     long links          # for an <a>: the page's link starts and ends so far
     int rec             # its opening in the reading's log (``_raw_replay.pxi``)
+    int mode            # the insertion mode it puts the builder in: its own, or the one below it's (``mode``)
 
 cdef struct Fmt:        # an entry of the list of active formatting elements
     bint marker
@@ -74,6 +106,16 @@ cdef inline bint is_alpha(Py_UCS4 c) noexcept:
 cdef struct TBuf:
     Py_UCS4 *d
     Py_ssize_t n, cap
+
+
+cdef int reserve(TBuf *b, Py_ssize_t size) except -1:
+    cdef Py_UCS4 *grown
+    if size > b.cap:
+        grown = <Py_UCS4 *> realloc(b.d, (size + b.cap + 256) * sizeof(Py_UCS4))
+        if grown == NULL:
+            raise MemoryError()
+        b.d, b.cap = grown, size + b.cap + 256
+    return 0
 
 
 cdef inline int tpush(TBuf *b, Py_UCS4 c) except -1:
@@ -161,11 +203,7 @@ cdef class Reader:
         cdef void *data = PyUnicode_DATA(html)
         if find_char(kind, data, 0, len(html), 0) >= 0:  # (the decode step leaves NULs only where lexbor
             raise GiveUp("a NUL character")               # decodes the bytes itself)
-        if find_char(kind, data, 0, len(html), u'\r') >= 0:
-            html = html.replace("\r\n", "\n")
-            if find_char(PyUnicode_KIND(html), PyUnicode_DATA(html), 0, len(html), u'\r') >= 0:
-                html = html.replace("\r", "\n")
-        self.s = html
+        self.s = fold_cr(html)
         self.kind, self.data, self.n = PyUnicode_KIND(self.s), PyUnicode_DATA(self.s), len(self.s)
         self.max_depth, self.hints = max_depth, hints
         self.unlikely = hints.unlikely if hints is not None else None
@@ -233,3 +271,8 @@ include "_raw_tokens.pxi"
 include "_raw_tree.pxi"
 include "_raw_modes.pxi"
 include "_raw_replay.pxi"
+
+
+def fold_newlines(str s):
+    """``fold_cr`` (for tests: ``s.replace("\\r\\n", "\\n").replace("\\r", "\\n")``)."""
+    return fold_cr(s)

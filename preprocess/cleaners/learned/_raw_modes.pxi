@@ -191,6 +191,7 @@ cdef int adopt(Reader r, int name, int fe, long uid, long fb_uid, int k) except 
     fbk = stack_index(r, fb_uid)
     clone.name, clone.e, clone.noise, clone.root, clone.cand = name, -1, r.st[fbk].noise, False, False
     clone.uid, clone.total, clone.seq, clone.links = r.uid, r.total, r.seq, r.links
+    clone.mode = r.st[fbk].mode
     if r.logging:
         clone.rec = log_open(r, EV_CLONE, name, r.uid, r.st[fbk].rec)
         if name == T_A:

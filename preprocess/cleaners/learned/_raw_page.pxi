@@ -33,6 +33,7 @@ cdef El *push(Reader r, int name, int src, Fmt *f) except NULL:
         raise GiveUp(f"more than {_MAX_OPEN:,} elements open")
     el = &r.st[r.depth]
     new_el(r, name, src, f, el)
+    el.mode = _mode_of[name] if name < K and _mode_of[name] else (r.st[r.depth - 1].mode if r.depth else M_BODY)
     if r.logging:
         el.rec = log_open(r, EV_OPEN, name, el.uid, -1)
     if not el.noise:
@@ -184,25 +185,30 @@ cdef int text(Reader r, str t, Py_ssize_t lo, Py_ssize_t hi) except -1:
 cdef int gather(Reader r, int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) except -1:
     """Text gathered for the block (whitespace runs as one space, as ``" ".join(t.split())`` over the block's
     pieces), and counted as link text inside a link."""
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, n = r.buf.n, llen = r.llen
     cdef Py_UCS4 c
+    cdef Py_UCS4 *d
+    cdef bint gap = r.gap, lgap = r.lgap, in_a = r.in_a
+    reserve(&r.buf, n + 2 * (hi - lo))  # (a character and the space before it at most)
+    d = r.buf.d
     for i in range(lo, hi):
         c = PyUnicode_READ(kind, data, i)
         if Py_UNICODE_ISSPACE(c):
-            if r.buf.n:
-                r.gap = True
-            if r.in_a and r.llen:
-                r.lgap = True
+            if n:
+                gap = True
+            if in_a and llen:
+                lgap = True
             continue
-        if r.gap:
-            tpush(&r.buf, u' ')
-            r.gap = False
-        tpush(&r.buf, c)
-        if r.in_a:
-            if r.lgap:
-                r.llen += 1
-                r.lgap = False
-            r.llen += 1
+        if gap:
+            d[n] = u' '
+            n += 1
+            gap = False
+        d[n] = c
+        n += 1
+        if in_a:
+            llen += 1 + lgap
+            lgap = False
+    r.buf.n, r.llen, r.gap, r.lgap = n, llen, gap, lgap
     return 0
 
 

@@ -36,13 +36,10 @@ cdef int close_p(Reader r) except -1:
     return 0
 
 
-cdef int mode(Reader r) noexcept:
-    cdef int k, n
-    for k in range(r.depth - 1, -1, -1):
-        n = r.st[k].name
-        if n < K and _mode_of[n]:
-            return _mode_of[n]
-    return M_BODY
+cdef inline int mode(Reader r) noexcept:
+    """The mode of the nearest open element that decides one (each element holds it: no walk down the stack;
+    the elements that leave the stack from inside it, ``adopt``'s and a form, decide none)."""
+    return r.st[r.depth - 1].mode if r.depth else M_BODY
 
 
 cdef bint on_stack(Reader r, long uid) noexcept:

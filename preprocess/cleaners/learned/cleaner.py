@@ -113,6 +113,7 @@ class LearnedCleaner(Step):
         self.stat_update("raw_read")
         doc.handed = kept_lines(page, kept, self.line_features)
         doc.title, doc.html = info["title"] or "", None
+        doc.meta.pop("noscript", None)  # (Decode's answer for the parse step, which this page skipped)
         return True
 
     def _kept(self, page, title: str, head, latest: bool) -> list[int]:
