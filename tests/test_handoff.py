@@ -43,7 +43,11 @@ def test_learned_writes_the_title_tags_writes_wherever_the_title_sits(kw):
         assert "committee met on Tuesday" in learned["body"]["contents"]
 
 
-def test_the_hand_off_is_wired_from_the_declarations_and_only_between_adjacent_steps():
+@pytest.mark.parametrize("read_raw", [False, True], ids=["off the tree", "read raw"])
+def test_the_hand_off_is_wired_from_the_declarations_and_only_between_adjacent_steps(monkeypatch, read_raw):
+    from preprocess.cleaners.learned import raw
+
+    monkeypatch.setattr(raw, "ON", read_raw)  # (the learned cleaner reads the page raw: no tree is built)
     assert "handed" in LearnedCleaner.provides and "handed" in TagRemoval.accepts
     steps = build_steps(CleanOptions(cleaner="learned", max_link_density=0.5))
     learned = next(s for s in steps if s.name == "learned")
@@ -59,6 +63,9 @@ def test_the_hand_off_is_wired_from_the_declarations_and_only_between_adjacent_s
     assert doc.handed and not doc.meta  # the lines travel in the declared field, nothing in meta
     assert any("committee met on Tuesday" in ln.text for ln in doc.handed)
     # the body is not rewritten, so its <title> stays where the page put it, and is still the tree's title
-    assert doc.tree.head.query_selector("title") is None and "Allotment" in doc.tree.title
+    if read_raw:
+        assert doc.tree is None and steps[1].defer and doc.title == "Allotment news & notes"
+    else:
+        assert doc.tree.head.query_selector("title") is None and "Allotment" in doc.tree.title
     steps[3].process(doc)
     assert doc.handed is None and doc.title == "Allotment news & notes"
