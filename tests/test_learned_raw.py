@@ -269,3 +269,22 @@ def test_the_compiled_twin_folds_newlines_as_the_reference_does():
         s = "".join(rng.choice(["\r", "\n", "\r\n", "a", "é", "中", "\U0001F600", "xyz", "\r\r\n"])
                     for _ in range(rng.randrange(0, 30)))
         assert _raw.fold_newlines(s) == s.replace("\r\n", "\n").replace("\r", "\n"), repr(s)
+
+
+@pytest.mark.parametrize("case", ["unclosed <font>s", "unclosed <option>s", "distinct tag names", "attributes on one tag",
+                                  "comments", "fonts open around many blocks"])
+def test_markup_lexbor_parses_in_superlinear_time_is_read_or_given_up_quickly(case):
+    """A page read raw skips the parse step's cost probe (``--max-parse-seconds``): the compiled reader's own
+    bounds (1,000 elements open, 256 attributes on a tag) and its linear reading must keep the cases that make
+    lexbor slow (docs/accounting.md) fast, and those it gives up go to the probe."""
+    pytest.importorskip("preprocess.cleaners.learned._raw")
+    import time
+    html = {"unclosed <font>s": "<p>" + "<font>x" * 32000,
+            "unclosed <option>s": "<select>" + "<option>o" * 80000,
+            "distinct tag names": "".join(f"<t{i}>x</t{i}>" for i in range(250000)),
+            "attributes on one tag": "<div " + " ".join(f"a{i}=1" for i in range(80000)) + ">x</div>",
+            "comments": "<!--c-->x" * 200000,
+            "fonts open around many blocks": "<body>" + "<font>" * 990 + "<div>x</div>" * 200000}[case]
+    t0 = time.process_time()
+    read_raw(html, hints=HintFilter(), compiled=True)
+    assert time.process_time() - t0 < 5.0  # (each takes under 0.5 s here; lexbor takes 10 s to hours on some)

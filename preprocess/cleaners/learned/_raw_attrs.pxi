@@ -187,6 +187,7 @@ cdef struct Words:
     int len[64]
     int first[128]
     int nfirst[128]
+    unsigned char pair[128][16]   # bit set: some word starts with these two letters (a one-letter word: any)
     int n
 
 cdef Words _unlikely, _maybe
@@ -201,11 +202,15 @@ cdef _set_words(Words *ws, words):
         return
     for c in range(128):
         ws.first[c] = ws.nfirst[c] = 0
+        for k in range(16):
+            ws.pair[c][k] = 0
     for i, w in enumerate(sorted(words)):
         b = w.encode("ascii")
         for k in range(len(b)):
             ws.w[i][k] = b[k]
         ws.len[i] = len(b)
+        for c in (range(128) if len(b) == 1 else (b[1],)):
+            ws.pair[b[0]][c >> 3] |= 1 << (c & 7)
         if not ws.nfirst[b[0]]:
             ws.first[b[0]] = i
         ws.nfirst[b[0]] += 1
@@ -228,10 +233,16 @@ cdef bint holds(Words *ws, Reader r, Py_ssize_t lo, Py_ssize_t hi) noexcept:
     cdef Py_ssize_t i, k
     cdef int w, m
     cdef Py_UCS4 c
+    cdef unsigned int c2
     for i in range(lo, hi):
         c = lower(PyUnicode_READ(r.kind, r.data, i))
         if c >= 128 or not ws.nfirst[c]:
             continue
+        c2 = <unsigned int> lower(PyUnicode_READ(r.kind, r.data, i + 1)) if i + 1 < hi else 0
+        if c2 >= 128:
+            c2 = 0  # (no word goes on with it: only a word of one letter can match here)
+        if not ws.pair[c][c2 >> 3] & (1 << (c2 & 7)):
+            continue  # (no word starts with these two letters; a word of one letter sets every pair)
         for w in range(ws.first[c], ws.first[c] + ws.nfirst[c]):
             m = ws.len[w]
             if i + m > hi:
