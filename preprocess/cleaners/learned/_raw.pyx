@@ -179,7 +179,8 @@ cdef class Reader:
 
     def __cinit__(self):
         self.st = <El *> malloc((_MAX_OPEN + 8) * sizeof(El))
-        self.blocks = <Py_ssize_t *> malloc((_MAX_OPEN + 8) * sizeof(Py_ssize_t))
+        self.blocks = <Py_ssize_t *> malloc((_MAX_OPEN + 32) * sizeof(Py_ssize_t))  # (open ones, and forms
+        # left open: push bounds them)
         self.fo = self.act = NULL
         self.ev = NULL
         self.dropped = NULL
@@ -268,8 +269,13 @@ include "_raw_refs.pxi"
 include "_raw_attrs.pxi"
 include "_raw_page.pxi"
 include "_raw_tokens.pxi"
+include "_raw_hints.pxi"
+include "_raw_stack.pxi"
 include "_raw_tree.pxi"
+include "_raw_head.pxi"
+include "_raw_adoption.pxi"
 include "_raw_modes.pxi"
+include "_raw_tables.pxi"
 include "_raw_replay.pxi"
 
 

@@ -39,7 +39,7 @@ cdef El *push(Reader r, int name, int src, Fmt *f) except NULL:
     if not el.noise:
         if fl(name) & F_BLOCK:
             flush(r)
-            if r.nblocks >= r.max_depth:
+            if r.nblocks >= r.max_depth or r.nblocks >= _MAX_OPEN + 24:
                 raise GiveUp("elements deeper than max_depth")
             e = len(r.el_tag)
             el.e = e
