@@ -75,7 +75,44 @@ cdef Py_ssize_t attributes(Reader r, Py_ssize_t p, bint *closing, bint store) ex
                     r.attrs[i].first = False
                     break
             r.nattrs += 1
+        # (the reference decodes the first value of each name, of end tags too, and gives up on a control
+        # character's reference; an end tag's repeated names are not told apart here: given up on too)
+        if v_lo >= 0 and (not store or r.attrs[r.nattrs - 1].first) and control_ref(r, v_lo, v_hi):
+            raise GiveUp("a reference to a control character")
         p = end
+
+
+cdef inline bint _dropped(long v) noexcept:  # (tokens._DROPPED: controls and noncharacters)
+    return 1 <= v <= 8 or v == 11 or 14 <= v <= 31 or v == 127 or 0xFDD0 <= v <= 0xFDEF \
+        or v <= 0x10FFFF and (v & 0xFFFE) == 0xFFFE
+
+
+cdef bint control_ref(Reader r, Py_ssize_t lo, Py_ssize_t hi) noexcept:
+    """Does ``s[lo:hi]`` hold a numeric reference to a code point ``tokens.decode_text`` gives up on
+    (``tokens._NUMREF``'s: "&#" then digits, or "x" and hex digits, however many)?"""
+    cdef Py_ssize_t i = find_char(r.kind, r.data, lo, hi, u'&'), k, start
+    cdef long v
+    cdef int d
+    cdef bint hexa
+    while 0 <= i < hi:
+        if i + 2 < hi and ch(r, i + 1) == u'#':
+            k = i + 2
+            hexa = ch(r, k) == u'x' or ch(r, k) == u'X'
+            k += hexa
+            while k < hi and ch(r, k) == u'0':  # (leading zeros: "&#0001" is 1)
+                k += 1
+            start, v = k, 0
+            while k < hi:
+                d = _digit(ch(r, k), hexa)
+                if d < 0:
+                    break
+                if k - start < 8:
+                    v = v * (16 if hexa else 10) + d
+                k += 1
+            if k - start <= 7 and _dropped(v):
+                return True
+        i = find_char(r.kind, r.data, i + 1, hi, u'&')
+    return False
 
 
 cdef bint same_name(Reader r, int i, Py_ssize_t lo, Py_ssize_t hi) noexcept:
@@ -134,6 +171,8 @@ cdef str names_tag(Reader r):
     cdef Py_ssize_t lo, hi
     cdef list found = None
     for i in range(r.nattrs):  # (a name holding '"' or a value ending in "=": the regex may match across them)
+        if not r.attrs[i].first:
+            continue
         lo, hi = r.attrs[i].v_lo, r.attrs[i].v_hi
         if has_char(r, r.attrs[i].n_lo, r.attrs[i].n_hi, u'"') or hi > lo and ch(r, hi - 1) == u'=' \
                 or has_char(r, lo, hi, u'&') and value(r, i).endswith("="):
@@ -170,9 +209,10 @@ cdef bint href_tag(Reader r) except -1:
     for i in range(r.nattrs):
         if r.attrs[i].first and name_ends(r, i, b"href", 4, False):
             return True
-    for i in range(r.nattrs):
+    for i in range(r.nattrs):  # (a reference may spell it: "&#104;ref=")
         if r.attrs[i].first and r.attrs[i].v_lo >= 0 and \
-                find(r.kind, r.data, r.attrs[i].v_lo, r.attrs[i].v_hi, "href") >= 0 and "href=" in value(r, i):
+                (has_char(r, r.attrs[i].v_lo, r.attrs[i].v_hi, u'&')
+                 or find(r.kind, r.data, r.attrs[i].v_lo, r.attrs[i].v_hi, "href") >= 0) and "href=" in value(r, i):
             return True
     return False
 
@@ -187,13 +227,14 @@ cdef inline unsigned long long _mix(unsigned long long h) noexcept:
 
 cdef unsigned long long ahash_tag(Reader r) except? 0:
     """The tag's attributes (first of each name, values decoded) as one hash, whatever their order."""
-    cdef unsigned long long total = <unsigned long long> r.nattrs, h
+    cdef unsigned long long total = 0, h
     cdef int i, kind
     cdef void *data
     cdef Py_ssize_t k, lo, hi
     for i in range(r.nattrs):
         if not r.attrs[i].first:
             continue
+        total += 0x9E3779B97F4A7C15ULL  # (the count of names, as the dict's length)
         h = 1469598103934665603ULL
         for k in range(r.attrs[i].n_lo, r.attrs[i].n_hi):
             h = (h ^ <unsigned long long> lower(ch(r, k))) * 1099511628211ULL

@@ -3,6 +3,8 @@
 
 # ---------------------------------------------------------------------------------------------- the head
 cdef int start_body(Reader r, int src) except -1:
+    if r.template:  # (text in a template's svg before <body>: the stack would empty under the body)
+        raise GiveUp("the body starting inside a template")
     if not r.depth:
         push(r, T_HTML, SRC_NONE, NULL)
     r.phase = P_BODY

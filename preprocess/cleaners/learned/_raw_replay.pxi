@@ -41,13 +41,16 @@ cdef object replay(Reader r, drop):
     cdef Py_ssize_t *el = <Py_ssize_t *> malloc((r.nev + 1) * sizeof(Py_ssize_t))
     cdef set dropped = set(drop)
     cdef str t
+    if not r.logging:
+        free(nz)
+        free(root)
+        free(el)
+        raise RuntimeError("replay: the reading was not logged (no hint rule, or a second reading)")
     if nz == NULL or root == NULL or el == NULL:
         free(nz)
         free(root)
         free(el)
         raise MemoryError()
-    if not r.logging:
-        raise RuntimeError("replay: the reading was not logged (no hint rule, or a second reading)")
     r.page = Page()
     p = r.page
     r.texts, r.link_chars, r.owner, r.start = p.texts, p.link_chars, p.owner, p.start

@@ -10,6 +10,8 @@ class Head:
     """Mixed into the tree builder (``tree.Reader``): ``phase`` is the insertion mode until the body starts."""
 
     def start_body(self, attrs=None) -> None:
+        if self.template:  # (text in a template's svg before <body>: the stack would empty under the body)
+            raise GiveUp("the body starting inside a template")
         if not self.stack:
             self.push("html", {})
         self.phase = "body"
