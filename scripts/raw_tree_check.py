@@ -11,15 +11,15 @@ and the adoption agency's simple case) over its own tokenizer and GIVES UP on an
 parenting, misnested formatting with a furthest block, templates, a ``<title>`` in the body, ...). Where it does not
 give up its :class:`Page` must equal ``split_body``'s on lexbor's tree, field by field: a twin, no retraining.
 
-The reader is ``preprocess.cleaners.learned.raw`` (Python: its speed is not the point; it is the reference a
-compiled scan would twin). Printed per set, with the class/id hint rule (``--drop-hinted``, as the recommended
+The reader is ``preprocess.cleaners.learned.raw`` (the Python reference, and its compiled twin ``_raw.pyx``).
+Printed per set, with the class/id hint rule (``--drop-hinted``, as the recommended
 cleaner runs; ``--no-hints``: without): pages, the share read raw, mismatches against lexbor's way (the Page field
 by field, the rule's counts, and the page's title and names the cleaner reads; must be 0), the commonest reasons for giving up, and the CPU a raw reading would
 cost on the pages read raw, both ways. The tree's way: the parse step (its superlinear-markup probe included),
 the ``<body>`` serialisation and the compiled scans of it (the hint rule's, the blocks'); the reader also gives
 the page's title and names, so no tree at all is needed where it reads a page. A raw reading's floor, what a
-compiled twin could not go below: the compiled block scan over the raw page, once (this reference reads a page
-twice where the hint rule drops something; a twin would replay its first reading's events instead). Averaged over
+compiled twin could not go below: the compiled block scan over the raw page, once (where the hint rule drops
+something the Python reference reads a page twice; the compiled twin replays its first reading's log). Averaged over
 all pages of a set: pages given up cost and save nothing. The reader itself (``read_raw``: the compiled twin
 ``_raw.pyx`` where built, as the cleaner runs it) on the pages it reads, and on those it gives up (the partial
 reading the cleaner pays before parsing them).

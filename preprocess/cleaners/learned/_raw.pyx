@@ -14,7 +14,7 @@ from libc.stdint cimport uint16_t, uint32_t
 from libc.string cimport memchr, memcpy, memset
 
 from preprocess.cleaners.learned.blocks import Page
-from preprocess.cleaners.learned.raw.page import MAX_OPEN as _MAX_OPEN
+from preprocess.cleaners.learned.raw.page import MAX_OPEN as _MAX_OPEN, verdict as _verdict
 from preprocess.cleaners.learned.raw.tokens import (GiveUp, decode_text, decode_value, names_of as _names_of,
                                                     quirks as _quirks, serial_value)
 
@@ -133,7 +133,7 @@ cdef inline int tpush(TBuf *b, Py_UCS4 c) except -1:
 cdef class Reader:
     """One page read raw: ``Reader(html, max_depth, hints, drop).read()`` is the :class:`blocks.Page` the tree's
     way gives, or raises :class:`GiveUp`; then ``title``, ``named``, ``candidates``, ``total`` and
-    ``noscript_chars`` as the reference's."""
+    ``noscript_chars`` as the reference's (``page.hint_drops`` decides over the candidates)."""
 
     cdef str s
     cdef int kind
@@ -209,6 +209,8 @@ cdef class Reader:
         self.max_depth, self.hints = max_depth, hints
         self.unlikely = hints.unlikely if hints is not None else None
         self.maybe = hints.maybe if hints is not None else None
+        if hints is not None and (self.unlikely is not _rule[0] or self.maybe is not _rule[1]):
+            _set_rule(self)  # (the rule's words in C, made once for every reading with this rule)
         self.n_dropped = max(drop) + 1 if drop else 0
         if self.n_dropped:
             self.dropped = <unsigned char *> malloc(self.n_dropped)
@@ -248,20 +250,6 @@ cdef class Reader:
     def replay(self, drop):
         """The page a second reading dropping the elements ``drop`` (uids) gives (``_raw_replay.pxi``)."""
         return replay(self, drop)
-
-    def hint_drops(self):
-        """``HintFilter.drop_from``'s decisions over the candidates (``page.PageSide.hint_drops``)."""
-        limit = self.hints.max_share * self.total
-        drop, last_end, kept_large = set(), 0, 0
-        for uid, (seq, end, chars, exempt) in sorted(self.candidates.items(), key=lambda kv: kv[1][0]):
-            if seq <= last_end or exempt:
-                continue
-            if chars > limit:
-                kept_large += 1
-                continue
-            drop.add(uid)
-            last_end = end
-        return drop, kept_large
 
 
 include "_raw_names.pxi"

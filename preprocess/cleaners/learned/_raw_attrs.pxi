@@ -82,11 +82,6 @@ cdef Py_ssize_t attributes(Reader r, Py_ssize_t p, bint *closing, bint store) ex
         p = end
 
 
-cdef inline bint _dropped(long v) noexcept:  # (tokens._DROPPED: controls and noncharacters)
-    return 1 <= v <= 8 or v == 11 or 14 <= v <= 31 or v == 127 or 0xFDD0 <= v <= 0xFDEF \
-        or v <= 0x10FFFF and (v & 0xFFFE) == 0xFFFE
-
-
 cdef bint control_ref(Reader r, Py_ssize_t lo, Py_ssize_t hi) noexcept:
     """Does ``s[lo:hi]`` hold a numeric reference to a code point ``tokens.decode_text`` gives up on
     (``tokens._NUMREF``'s: "&#" then digits, or "x" and hex digits, however many)?"""

@@ -69,7 +69,7 @@ cdef Py_ssize_t head_tag(Reader r, int name, Py_ssize_t p) except -1:
     cdef Py_ssize_t q
     if fl(name) & F_HEAD_VOID:
         if name == T_META:
-            seen(r, name, None)
+            seen_meta(r)
         if in_body:
             void(r, name, SRC_TAG)
         return p

@@ -15,7 +15,7 @@ cdef struct Words:
     int n
 
 cdef Words _unlikely, _maybe
-cdef object _rule = None   # the (unlikely, maybe) the sets were made from
+cdef tuple _rule = (None, None)   # the (unlikely, maybe) the sets were made from (``Reader.__init__``)
 
 
 cdef _set_words(Words *ws, words):
@@ -84,8 +84,6 @@ cdef int verdict_c(Reader r, int ci, int ii) except -3:
     plain words, or an exemption to test on non-ASCII text)."""
     cdef int i, v = -1
     cdef Py_ssize_t k
-    if (r.unlikely, r.maybe) != _rule:
-        _set_rule(r)
     if _unlikely.n < 0:
         return -2
     for i in (ci, ii):
@@ -108,39 +106,13 @@ cdef int verdict_c(Reader r, int ci, int ii) except -3:
     return 0
 
 
-cdef dict _verdicts = {}
-cdef tuple _verdict_rule = ()
-
-
-cdef bint _has_word(str value, tuple words):
-    cdef str low = value.lower() if value.isascii() else "".join(
-        chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in value)
-    for w in words:
-        if w in low:
-            return True
-    return False
-
-
 cdef int verdict_tag(Reader r) except -2:
     """The hint rule on the tag's class and id: -1 no candidate, 0 a candidate, 1 an exempt one."""
-    global _verdict_rule
     cdef int ci = find_attr(r, b"class", 5), ii = find_attr(r, b"id", 2), v
     if ci < 0 and ii < 0:
         return -1
     v = verdict_c(r, ci, ii)
     if v != -2:
         return v
-    cls = value(r, ci) if ci >= 0 else None
-    ident = value(r, ii) if ii >= 0 else None
-    if len(_verdict_rule) != 2 or r.unlikely is not _verdict_rule[0] or r.maybe is not _verdict_rule[1] \
-            or len(_verdicts) > 50_000:
-        _verdicts.clear()
-        _verdict_rule = (r.unlikely, r.maybe)
-    key = (cls, ident)
-    v = _verdicts.get(key, 2)
-    if v == 2:
-        v = -1
-        if (cls and _has_word(cls, r.unlikely)) or (ident and _has_word(ident, r.unlikely)):
-            v = 1 if r.maybe.search(f"{cls or ''} {ident or ''}") else 0
-        _verdicts[key] = v
-    return v
+    got = _verdict(value(r, ci) if ci >= 0 else None, value(r, ii) if ii >= 0 else None, r.hints)
+    return -1 if got is None else int(got)

@@ -143,7 +143,7 @@ cdef int T_IMG = _KNOWN["img"], T_INPUT = _KNOWN["input"], T_FONT = _KNOWN["font
 cdef int T_MARQUEE = _KNOWN["marquee"], T_OBJECT = _KNOWN["object"], T_FRAMESET = _KNOWN["frameset"]
 cdef int T_FRAME = _KNOWN["frame"], T_KEYGEN = _KNOWN["keygen"], T_WBR = _KNOWN["wbr"], T_AREA = _KNOWN["area"]
 cdef int T_EMBED = _KNOWN["embed"], T_PARAM = _KNOWN["param"], T_SOURCE = _KNOWN["source"]
-cdef int T_TRACK = _KNOWN["track"], T_RUBY = _KNOWN["ruby"] if "ruby" in _KNOWN else _add_known("ruby")
+cdef int T_TRACK = _KNOWN["track"], T_RUBY = _add_known("ruby")
 cdef int T_RB = _add_known("rb"), T_RTC = _add_known("rtc"), T_RP = _add_known("rp"), T_RT = _add_known("rt")
 cdef int T_ADDRESS = _KNOWN["address"], T_DIV = _KNOWN["div"]
 cdef int T_BASEFONT = _KNOWN["basefont"], T_BGSOUND = _KNOWN["bgsound"]

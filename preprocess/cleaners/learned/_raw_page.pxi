@@ -212,18 +212,10 @@ cdef int gather(Reader r, int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) ex
     return 0
 
 
-cdef int seen(Reader r, int name, str body) except -1:
-    """A ``<title>``, ``<script>`` or ``<meta>`` of the document: what the tree's title and ``anchor.page_head``
-    read (``PageSide.seen``; the tag's attributes are still in ``r.attrs``)."""
-    if r.template:
-        return 0
-    if name == T_TITLE:
-        if r.title is None:
-            r.title = body
-    elif name == T_SCRIPT:
-        if type_is(r, LD_JSON):
-            r.named.append(("ld", body))
-    elif name == T_META and names_meta_tag(r):
+cdef int seen_meta(Reader r) except -1:
+    """A ``<meta>`` of the document: one ``anchor.page_head`` reads, kept (``PageSide.seen``; the tag's attributes
+    are still in ``r.attrs``; ``raw_content`` reads titles and JSON-LD)."""
+    if not r.template and names_meta_tag(r):
         r.named.append(("meta", attrs_dict(r).get))
     return 0
 

@@ -24,13 +24,16 @@ cdef inline int _digit(Py_UCS4 ch, bint hexa) noexcept:
     return -1
 
 
+cdef inline bint _dropped(long v) noexcept:  # (tokens._DROPPED: controls and noncharacters)
+    return 1 <= v <= 8 or v == 11 or 14 <= v <= 31 or v == 127 or 0xFDD0 <= v <= 0xFDEF \
+        or v <= 0x10FFFF and (v & 0xFFFE) == 0xFFFE
+
+
 cdef inline bint _plain_code(long v) noexcept:
-    """A code point html.unescape gives as itself and the reference does not give up on."""
-    if v < 0x20:
-        return v == 9 or v == 10 or v == 12
-    if 0x7F <= v <= 0x9F or 0xD800 <= v <= 0xDFFF or v > 0x10FFFF or 0xFDD0 <= v <= 0xFDEF:
-        return False
-    return (v & 0xFFFE) != 0xFFFE
+    """A code point html.unescape gives as itself (not 0, CR, windows-1252's C1 mapping, a surrogate or past
+    U+10FFFF) and the reference does not give up on (not ``_dropped``)."""
+    return 0 < v <= 0x10FFFF and v != 0xD and not 0x80 <= v <= 0x9F and not 0xD800 <= v <= 0xDFFF \
+        and not _dropped(v)
 
 
 cdef object decode_fast(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):

@@ -93,7 +93,7 @@ cdef Py_ssize_t markup(Reader r, Py_ssize_t lt) except -1:
             raise GiveUp("a comment to the end")
         return b + 4 if b >= 0 and (a < 0 or b < a) else a + 3
     if nxt == u'!':
-        if r.nfo and ascii_case_at(r, lt + 2, b"[CDATA["):
+        if r.nfo and at(r.kind, r.data, lt + 2, r.n, "[CDATA["):
             raise GiveUp("CDATA")
         if ascii_at(r, lt + 2, b"doctype"):
             e = skip_to_gt(r, lt + 2)
@@ -107,16 +107,6 @@ cdef Py_ssize_t markup(Reader r, Py_ssize_t lt) except -1:
         return skip_to_gt(r, lt + 1)
     characters(r, "<", 0, 1)
     return lt + 1
-
-
-cdef bint ascii_case_at(Reader r, Py_ssize_t i, const char *word) noexcept:
-    """Does ``word`` start at ``i`` exactly?"""
-    cdef Py_ssize_t k = 0
-    while word[k]:
-        if i + k >= r.n or ch(r, i + k) != <Py_UCS4> <unsigned char> word[k]:
-            return False
-        k += 1
-    return True
 
 
 cdef Py_ssize_t skip_to_gt(Reader r, Py_ssize_t p) except -1:

@@ -21,6 +21,7 @@ import re
 import warnings
 
 from preprocess.cleaners.learned.anchor import head_names
+from preprocess.cleaners.learned.raw.page import hint_drops
 from preprocess.cleaners.learned.raw.tokens import GiveUp
 from preprocess.cleaners.learned import compiled as _learned_compiled
 from preprocess.cleaners.learned.raw.tree import Reader as PyReader
@@ -59,7 +60,7 @@ def read_raw(html: str, max_depth: int = 400, hints=None, compiled: bool | None 
     measures its candidates, a second skips what it drops); ``info``: ``dropped`` and ``kept_large`` (the rule's
     counts), ``title`` (the tree's ``title``) and ``names`` (``anchor.page_head(tree).names``). ``compiled``: the
     compiled twin (``_raw``; None: where it is built and ``WEBPRUNE_PURE_PYTHON`` is not set) or this reference."""
-    Reader = _compiled_reader() if compiled or compiled is None and _learned_compiled.ON else PyReader
+    Reader = _TWIN if compiled or compiled is None and _learned_compiled.ON else PyReader
     if Reader is PyReader and "\0" in html:  # (the decode step leaves NULs only where lexbor decodes the bytes
         return None, "a NUL character", {}    # itself; the compiled reader tells that too)
     try:
@@ -67,7 +68,8 @@ def read_raw(html: str, max_depth: int = 400, hints=None, compiled: bool | None 
         page = r.read()
         if noscript_unwrapped(r.noscript_chars, r.total):
             return None, "text in <noscript> (the parse step unwraps it)", {}
-        drop, kept_large = r.hint_drops() if hints is not None and r.candidates else (set(), 0)
+        drop, kept_large = hint_drops(r.candidates, r.total, hints.max_share) if hints is not None and r.candidates \
+            else (set(), 0)
         if drop:
             drop = frozenset(drop)  # (the compiled twin replays its first reading's log instead of a second one)
             page = r.replay(drop) if hasattr(r, "replay") else Reader(html, max_depth, hints, drop).read()
@@ -90,5 +92,6 @@ def _compiled_reader():
     return _raw.Reader
 
 
+_TWIN = _compiled_reader()
 # the learned cleaner reads pages raw (pipeline._defer_parse): where the compiled twin runs, unless turned off
-ON = _FLAG == "1" or _FLAG != "0" and _learned_compiled.ON and _compiled_reader() is not PyReader
+ON = _FLAG == "1" or _FLAG != "0" and _learned_compiled.ON and _TWIN is not PyReader

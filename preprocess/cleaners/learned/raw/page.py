@@ -34,6 +34,30 @@ def _has_word(value: str, words: tuple) -> bool:  # (_hints.pxi's: CSS's ASCII c
     return any(w in low for w in words)
 
 
+def verdict(cls, ident, hints):
+    """The hint rule on an element's class and id values (None when absent): None, no candidate; True, an
+    exempt one (named like content too); False, a candidate."""
+    if (cls and _has_word(cls, hints.unlikely)) or (ident and _has_word(ident, hints.unlikely)):
+        return bool(hints.maybe.search(f"{cls or ''} {ident or ''}"))
+    return None
+
+
+def hint_drops(candidates: dict, total: int, max_share: float) -> tuple[set, int]:
+    """``HintFilter.drop_from``'s decisions over a reading's candidates (uid -> [seq, last seq inside, text
+    characters, exempt]) and the body's text characters: (uids dropped, candidates kept for their size)."""
+    limit = max_share * total
+    drop, last_end, kept_large = set(), 0, 0
+    for uid, (seq, end, chars, exempt) in sorted(candidates.items(), key=lambda kv: kv[1][0]):
+        if seq <= last_end or exempt:  # (inside the last element dropped)
+            continue
+        if chars > limit:
+            kept_large += 1
+            continue
+        drop.add(uid)
+        last_end = end
+    return drop, kept_large
+
+
 class PageSide:
     """Blocks and elements as ``split_python`` makes them. ``hints``: a ``HintFilter`` whose rule applies;
     ``drop``: the elements (uids) it drops, from a first reading; ``candidates``: uid -> [seq, last seq inside,
@@ -106,9 +130,9 @@ class PageSide:
         el = El(name, -1, self.noise > 0 or root, root, self.uid, attrs, self.total, self.seq)
         h = self.hints
         if h is not None and self.phase == "body" and not self.template and name not in NEVER_HINTED:
-            cls, ident = attrs.get("class"), attrs.get("id")
-            if (cls and _has_word(cls, h.unlikely)) or (ident and _has_word(ident, h.unlikely)):
-                self.candidates[el.uid] = [el.seq, None, None, bool(h.maybe.search(f"{cls or ''} {ident or ''}"))]
+            v = verdict(attrs.get("class"), attrs.get("id"), h)
+            if v is not None:
+                self.candidates[el.uid] = [el.seq, None, None, v]
         return el
 
     def end_el(self, el: El) -> None:
@@ -190,17 +214,3 @@ class PageSide:
             self.end_el(el)
         self.page.chars = self.chars
         return self.page
-
-    def hint_drops(self) -> tuple[set, int]:
-        """``HintFilter.drop_from``'s decisions over the candidates: (uids dropped, candidates kept for their size)."""
-        limit = self.hints.max_share * self.total
-        drop, last_end, kept_large = set(), 0, 0
-        for uid, (seq, end, chars, exempt) in sorted(self.candidates.items(), key=lambda kv: kv[1][0]):
-            if seq <= last_end or exempt:  # (inside the last element dropped)
-                continue
-            if chars > limit:
-                kept_large += 1
-                continue
-            drop.add(uid)
-            last_end = end
-        return drop, kept_large
