@@ -26,6 +26,33 @@ cdef int end_el(Reader r, El *el) except -1:
     return 0
 
 
+cdef Py_ssize_t open_block(Reader r, int name, str names) except -1:
+    """A block element opens on the page side (not in noise); its index in the page's element arrays."""
+    cdef Py_ssize_t e
+    flush(r)
+    if r.nblocks >= r.max_depth or r.nblocks >= _MAX_OPEN + 24:
+        raise GiveUp("elements deeper than max_depth")
+    e = len(r.el_tag)
+    r.el_tag.append(_tag_index[name])
+    r.el_parent.append(r.cur)
+    r.el_depth.append(r.nblocks)
+    r.el_names.append(names)
+    r.el_start.append(r.chars)
+    r.el_end.append(-1)
+    r.blocks[r.nblocks] = e
+    r.nblocks += 1
+    r.cur = e
+    return e
+
+
+cdef int close_block(Reader r, Py_ssize_t e) except -1:
+    flush(r)
+    r.el_end[e] = r.chars
+    r.nblocks -= 1
+    r.cur = r.blocks[r.nblocks - 1] if r.nblocks else -1
+    return 0
+
+
 cdef El *push(Reader r, int name, int src, Fmt *f) except NULL:
     cdef El *el
     cdef Py_ssize_t e
@@ -38,24 +65,11 @@ cdef El *push(Reader r, int name, int src, Fmt *f) except NULL:
         el.rec = log_open(r, EV_OPEN, name, el.uid, -1)
     if not el.noise:
         if fl(name) & F_BLOCK:
-            flush(r)
-            if r.nblocks >= r.max_depth or r.nblocks >= _MAX_OPEN + 24:
-                raise GiveUp("elements deeper than max_depth")
-            e = len(r.el_tag)
-            el.e = e
-            r.el_tag.append(_tag_index[name])
-            r.el_parent.append(r.cur)
-            r.el_depth.append(r.nblocks)
             names = names_tag(r) if src == SRC_TAG and r.nattrs else ""
-            r.el_names.append(names)
+            el.e = open_block(r, name, names)
             if r.logging:
                 r.ev[el.rec].obj = len(r.objs)
                 r.objs.append(names)
-            r.el_start.append(r.chars)
-            r.el_end.append(-1)
-            r.blocks[r.nblocks] = e
-            r.nblocks += 1
-            r.cur = e
         elif name == T_A:
             r.in_a = f.href if src == SRC_FMT else (src == SRC_TAG and href_tag(r))
             if r.logging:
@@ -133,10 +147,7 @@ cdef int close(Reader r, El *el) except -1:
         r.noise -= 1
     if not el.noise:
         if el.e >= 0:
-            flush(r)
-            r.el_end[el.e] = r.chars
-            r.nblocks -= 1
-            r.cur = r.blocks[r.nblocks - 1] if r.nblocks else -1
+            close_block(r, el.e)
         elif el.name == T_A:
             r.in_a = False
             r.links += 1
@@ -220,14 +231,20 @@ cdef int seen_meta(Reader r) except -1:
     return 0
 
 
-cdef object finish(Reader r):
+cdef object end_page(Reader r):
+    """The page's text ends: the blocks still open end with it."""
     cdef int i
     flush(r)
     for i in range(r.nblocks):
         r.el_end[r.blocks[i]] = r.chars
+    r.page.chars = r.chars
+    return r.page
+
+
+cdef object finish(Reader r):
+    cdef int i
     for i in range(r.depth):
         end_el(r, &r.st[i])
     for i in range(r.ndet):
         end_el(r, &r.det_form[i])
-    r.page.chars = r.chars
-    return r.page
+    return end_page(r)

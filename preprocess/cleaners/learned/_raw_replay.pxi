@@ -72,17 +72,7 @@ cdef object replay(Reader r, drop):
                     continue
                 if not nz[i]:
                     if fl(e.name) & F_BLOCK:
-                        flush(r)
-                        el[i] = len(r.el_tag)
-                        r.el_tag.append(_tag_index[e.name])
-                        r.el_parent.append(r.cur)
-                        r.el_depth.append(r.nblocks)
-                        r.el_names.append(r.objs[e.obj])
-                        r.el_start.append(r.chars)
-                        r.el_end.append(-1)
-                        r.blocks[r.nblocks] = el[i]
-                        r.nblocks += 1
-                        r.cur = el[i]
+                        el[i] = open_block(r, e.name, r.objs[e.obj])
                     elif e.name == T_A:
                         r.in_a = e.hi != 0
                 if root[i]:
@@ -95,10 +85,7 @@ cdef object replay(Reader r, drop):
                     count -= 1
                 if not nz[j]:
                     if el[j] >= 0:
-                        flush(r)
-                        r.el_end[el[j]] = r.chars
-                        r.nblocks -= 1
-                        r.cur = r.blocks[r.nblocks - 1] if r.nblocks else -1
+                        close_block(r, el[j])
                     elif e.name == T_A:
                         r.in_a = False
             elif e.kind == EV_TEXT:
@@ -108,11 +95,7 @@ cdef object replay(Reader r, drop):
             elif e.kind == EV_LINK_END:
                 if nz[e.src] and not nz[e.hi]:
                     r.in_a = False
-        flush(r)
-        for i in range(r.nblocks):
-            r.el_end[r.blocks[i]] = r.chars
-        r.page.chars = r.chars
-        return r.page
+        return end_page(r)
     finally:
         free(nz)
         free(root)
