@@ -139,3 +139,34 @@ def islands(v, gap: int, frac: float, conf: float = np.inf) -> np.ndarray:
             out[p] = False
     return out
 
+
+
+_HEADINGS = None
+# Words of a section heading over boilerplate (reviews, recommendations, policies), listed before any look at
+# the held-out output: the section-heading try (docs/cleaning.md).
+SECTION_WORDS = frozenset(
+    "related similar recommended recommend also like popular trending reviews review rating ratings viewed "
+    "recently bought customers comments comment share follow newsletter subscribe sponsored advertisement "
+    "shipping returns delivery latest more".split())
+_WORD = re.compile(r"[a-z]+")
+
+
+def section_heading(page) -> np.ndarray:
+    """Per block, the nearest heading (``<h1>``-``<h6>`` block) at or before it: whether its words include one of
+    ``SECTION_WORDS``, blocks since it (log) and its level (0: none). Aimed at the reviews and "you may also
+    like" cards product and collection pages carry under their own headings."""
+    global _HEADINGS
+    if _HEADINGS is None:
+        from preprocess.cleaners.learned.blocks import TAG_INDEX
+        _HEADINGS = {TAG_INDEX[f"h{i}"]: i for i in range(1, 7)}
+    n, out = len(page.texts), np.zeros((len(page.texts), 3))
+    hit, level, since = 0.0, 0, 0
+    for i in range(n):
+        o = page.owner[i]
+        lv = _HEADINGS.get(page.el_tag[o], 0) if o >= 0 else 0
+        if lv:
+            hit, level, since = float(not SECTION_WORDS.isdisjoint(_WORD.findall(page.texts[i].lower()))), lv, 0
+        else:
+            since += 1
+        out[i] = hit, np.log1p(since) if level else 0.0, level
+    return out

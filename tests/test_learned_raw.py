@@ -163,6 +163,9 @@ GIVEN_UP = {  # and cases it leaves to lexbor
     "a block moved by the adoption agency": "<b><legend><div>x</b>y</div>",
     "HTML breaking out of svg": "<svg><p>x</p></svg>",
     "a <noscript> holding the page's text (the parse step unwraps it)": "<body><noscript>" + "n " * 600 + "</noscript>x",
+    "a <noscript> holding the page's text beside a bigger script": "<body><script>" + "s" * 5000 + "</script><style>"
+                                                                   + "c" * 5000 + "</style><noscript>" + "n " * 600
+                                                                   + "</noscript>" + "x" * 900,
     "a block in a <select> in a p": "<p>a<select><option>o<div>d</div></select>b",
     "a formatting element misnested in a template": "<template><b><i>x</b></template>y",
 }

@@ -1,3 +1,4 @@
+import pytest
 from preprocess.pipeline import CleanOptions, Pipeline
 from preprocess.document import Document
 from tests.conftest import EXAMPLE
@@ -79,3 +80,25 @@ def test_the_real_discourse_forum_page_keeps_its_posts():
     page = next(p for p in gold_pages(shared(), ["wcxb-dev"]) if p.name == "0507")
     out, _ = clean(page.raw())
     assert "Continuing the discussion" in out[0]["contents"] and len(out[0]["contents"].split()) > 2000
+
+
+@pytest.mark.parametrize("cleaner", ["tags", "learned", "density"])
+def test_the_real_flarum_forum_page_keeps_its_posts_beside_a_bigger_script(cleaner):
+    """Flarum serves its posts inside <noscript> (27 KB) beside a 112 KB JSON payload in a <script>: script text
+    is not the page's text, so the <noscript> holds the page and is read."""
+    from eval.cleaning.gold import gold_pages
+    from tests.conftest import shared
+
+    page = next(p for p in gold_pages(shared(), ["wcxb-dev"]) if p.name == "0557")
+    out, stats = Pipeline(CleanOptions(cleaner=cleaner)).process([Document(id="x", content_type="text/html",
+                                                                           raw=page.raw())])
+    assert "Types of Threads" in out[0]["contents"] and len(out[0]["contents"].split()) > 3000
+    assert stats.counts["parse.noscript_unwrapped"] == 1
+
+
+def test_a_small_noscript_beside_a_big_script_stays_out():
+    """The same rule the other way: scripts left out, a <noscript> under half the page's text is still noise."""
+    page = (f"<html><body><script>var payload = '{'x' * 50000}';</script><p>{'Real article text here. ' * 100}</p>"
+            f"<noscript><p>noscriptJunkPlugh {'enable JavaScript please ' * 60}</p></noscript></body></html>")
+    out, stats = clean(page.encode())
+    assert "noscriptJunkPlugh" not in out[0]["contents"] and not stats.counts["parse.noscript_unwrapped"]

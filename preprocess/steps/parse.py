@@ -33,7 +33,7 @@ FIRST_PROBE = 32 << 10   # the first prefix parsed
 WORST_GROWTH = 3.0       # the growth assumed past the last probe until two probes measure it
 MIN_TIMED = 0.005        # seconds: shorter probe times are too noisy to measure growth from
 NOSCRIPT_CHARS = 1000    # a <noscript> copy of the page holds at least this much text ...
-NOSCRIPT_SHARE = 0.5     # ... and this share of the body's text
+NOSCRIPT_SHARE = 0.5     # ... and this share of the body's text (scripts and styles are not the page's text)
 # appended to a prefix so that a tag it cuts is still parsed, attributes and all, wherever the cut falls: "x"
 # gives a value an opening character (after "=" a bare quote would open a value that swallows the rest, and
 # lexbor drops a tag left open at the end: a 100,000-attribute tag cut there parsed in 0.03 s, whole in 19 s),
@@ -75,7 +75,10 @@ def unwrap_noscript(tree) -> bool:
         return False
     outer = [n for n in body.query_selector_all("noscript").values() if n.parent.closest("noscript") is None]
     inside = sum(len(n.text) for n in outer)
-    if inside < NOSCRIPT_CHARS or inside < NOSCRIPT_SHARE * len(body.text):
+    if inside < NOSCRIPT_CHARS:
+        return False
+    shown = len(body.text) - sum(len(n.text) for n in body.query_selector_all("script, style").values())
+    if inside < NOSCRIPT_SHARE * shown:
         return False
     for n in outer:
         n.replace_with(*n.child_nodes.values())

@@ -159,7 +159,7 @@ cdef class Reader:
     cdef El det_form[16]
     cdef int ndet
     cdef long uid, seq, links, form
-    cdef public Py_ssize_t total, noscript_chars
+    cdef public Py_ssize_t total, noscript_chars, hidden_chars
     cdef Py_ssize_t chars, cur
     cdef bint in_a, skip_lf
     cdef TBuf buf
@@ -228,7 +228,7 @@ cdef class Reader:
         self.body_attrs = {}
         self.uid = self.seq = self.links = 0
         self.form = -1
-        self.total = self.noscript_chars = self.chars = 0
+        self.total = self.noscript_chars = self.hidden_chars = self.chars = 0
         self.cur = -1
         self.in_a = self.skip_lf = self.gap = self.lgap = False
         self.llen = 0

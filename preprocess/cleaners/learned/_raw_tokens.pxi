@@ -260,4 +260,6 @@ cdef Py_ssize_t raw_content(Reader r, int name, Py_ssize_t p) except -1:
         if name == T_SCRIPT and r.nattrs and not r.template and type_is(r, LD_JSON):
             r.named.append(("ld", _slice(r.kind, r.data, p, end)))
         text(r, r.s, p, end)
+        if (name == T_SCRIPT or name == T_STYLE) and r.phase == P_BODY and not r.template:
+            r.hidden_chars += end - p  # (not the page's text: NOSCRIPT_SHARE)
     return attributes(r, end + 2 + m, &closing, False)

@@ -89,7 +89,7 @@ cdef Py_ssize_t scan_raw(Scanner self, str name, int f, Py_ssize_t i) except -2:
         if not self.in_head:
             t = self.s[i:j]
             self.body_chars += len(_unescape(t) if "&" in t else t)
-    elif not self.in_head:
+    elif not self.in_head and name != "script" and name != "style":  # (not the page's text: NOSCRIPT_SHARE)
         self.body_chars += j - i
     if j >= self.n:
         return self.n

@@ -199,7 +199,7 @@ def _raw(st: _State, s: str, name: str, i: int) -> int:
             st.text(t, False)
     elif name in N.RAW_SHOWN and not (st.in_head and name == "noframes"):
         st.text(t, False)
-    elif not st.in_head:
+    elif not st.in_head and name not in ("script", "style"):  # (not the page's text: NOSCRIPT_SHARE)
         st.body_chars += len(t)
     m = TAG.match(s, j + 2) if j < len(s) else None
     return m.end() if m else len(s)

@@ -66,7 +66,7 @@ def read_raw(html: str, max_depth: int = 400, hints=None, compiled: bool | None 
     try:
         r = Reader(html, max_depth, hints)
         page = r.read()
-        if noscript_unwrapped(r.noscript_chars, r.total):
+        if noscript_unwrapped(r.noscript_chars, r.total - r.hidden_chars):
             return None, "text in <noscript> (the parse step unwraps it)", {}
         drop, kept_large = hint_drops(r.candidates, r.total, hints.max_share) if hints is not None and r.candidates \
             else (set(), 0)

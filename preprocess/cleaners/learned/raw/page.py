@@ -76,7 +76,7 @@ class PageSide:
         self.in_a = False
         self.links = 0         # non-noise <a> starts and ends so far
         self.chars = 0
-        self.noscript_chars = 0
+        self.noscript_chars = self.hidden_chars = 0
         self.template = 0      # <template>s open (their content is not the page's)
         self.candidates: dict = {}
         self.title = None      # the first <title>'s text (the tree's title), in head or body

@@ -244,4 +244,6 @@ class Tokenizer:
             body = body[1:]
         self.seen(name, attrs, body)
         self.text(body)
+        if name in ("script", "style") and self.phase == "body" and not self.template:
+            self.hidden_chars += len(body)  # (not the page's text: NOSCRIPT_SHARE)
         return self.attributes(end.end() - 1)[0]
