@@ -77,7 +77,9 @@ def unwrap_noscript(tree) -> bool:
     inside = sum(len(n.text) for n in outer)
     if inside < NOSCRIPT_CHARS:
         return False
-    shown = len(body.text) - sum(len(n.text) for n in body.query_selector_all("script, style").values())
+    # (in svg and math a <script> or <style> is an element like any other: its text stays counted, as read raw)
+    shown = len(body.text) - sum(len(n.text) for n in body.query_selector_all("script, style").values()
+                                 if n.closest("svg, math") is None)
     if inside < NOSCRIPT_SHARE * shown:
         return False
     for n in outer:
