@@ -13,9 +13,10 @@ skipped as ``too_complex`` -- bounded work, never a worker stuck until the page
 timeout. Normal pages grow linearly and stay far below the budget; probing costs
 them about a third of a parse more.
 
-A page whose text is nearly all inside ``<noscript>`` -- the crawler's copy of a
-JavaScript application (Discourse forums, some shops) -- has those elements
-unwrapped, so every cleaner reads it (``noscript`` is noise everywhere else).
+A page whose text is mostly inside ``<noscript>`` -- the crawler's copy of a
+JavaScript application (Discourse and Flarum forums, some shops) -- has those elements
+unwrapped, so every cleaner reads it (``noscript`` is noise everywhere else). The
+text of ``<script>`` and ``<style>`` is not the page's text: it is left out of that share.
 """
 from __future__ import annotations
 
