@@ -16,6 +16,11 @@ CASES = {  # name: (page, unwrapped)
     "beside more text": (f"<body><p>{'t' * 4000}</p>{NS}", False),
     "beside more text and a script": (f"<body><script>{'s' * 20000}</script><p>{'t' * 4000}</p>{NS}", False),
     "beside a bigger style in svg": (f"<body><svg><style>{'c' * 20000}</style></svg>{NS}<p>x</p>", False),
+    "holding only a style": (f"<body><noscript><style>{'c' * 2000}</style></noscript><p>{'t' * 3000}</p>", False),
+    "holding a style and too little text": (f"<body><noscript><style>{'c' * 20000}</style><p>{'n' * 900}</p>"
+                                            "</noscript><p>x</p>", False),
+    "holding a script and the page": (f"<body><noscript><script>{'s' * 20000}</script><p>{'n' * 1100}</p>"
+                                      f"</noscript><p>{'t' * 1000}</p>", True),
     "too small beside a script": (f"<body><script>{'s' * 20000}</script><noscript><p>n</p></noscript>", False),
 }
 

@@ -78,10 +78,12 @@ def unwrap_noscript(tree) -> bool:
     inside = sum(len(n.text) for n in outer)
     if inside < NOSCRIPT_CHARS:
         return False
-    # (in svg and math a <script> or <style> is an element like any other: its text stays counted, as read raw)
-    shown = len(body.text) - sum(len(n.text) for n in body.query_selector_all("script, style").values()
-                                 if n.closest("svg, math") is None)
-    if inside < NOSCRIPT_SHARE * shown:
+    # scripts and styles are no one's text, inside <noscript> or out (in svg and math a <script> or <style> is an
+    # element like any other: its text stays counted, as read raw)
+    hidden = [n for n in body.query_selector_all("script, style").values() if n.closest("svg, math") is None]
+    inside -= sum(len(n.text) for n in hidden if n.closest("noscript") is not None)
+    shown = len(body.text) - sum(len(n.text) for n in hidden)
+    if inside < NOSCRIPT_CHARS or inside < NOSCRIPT_SHARE * shown:
         return False
     for n in outer:
         n.replace_with(*n.child_nodes.values())

@@ -236,7 +236,7 @@ cdef const char *raw_end_name(int name) noexcept:
 cdef Py_ssize_t raw_content(Reader r, int name, Py_ssize_t p) except -1:
     """The text of a script, style, title ... starting at ``p`` to ``text`` (and to ``seen``); where its end tag
     ends. The tag's attributes are still in ``r.attrs``."""
-    cdef Py_ssize_t end, m
+    cdef Py_ssize_t end, m, inside
     cdef bint closing
     cdef const char *word = raw_end_name(name)
     if word == NULL:
@@ -259,7 +259,9 @@ cdef Py_ssize_t raw_content(Reader r, int name, Py_ssize_t p) except -1:
     else:
         if name == T_SCRIPT and r.nattrs and not r.template and type_is(r, LD_JSON):
             r.named.append(("ld", _slice(r.kind, r.data, p, end)))
+        inside = r.noscript_chars
         text(r, r.s, p, end)
         if (name == T_SCRIPT or name == T_STYLE) and r.phase == P_BODY and not r.template:
-            r.hidden_chars += end - p  # (not the page's text: NOSCRIPT_SHARE)
+            r.hidden_chars += end - p  # (no one's text, inside <noscript> or out: NOSCRIPT_SHARE)
+            r.noscript_chars = inside
     return attributes(r, end + 2 + m, &closing, False)

@@ -243,7 +243,9 @@ class Tokenizer:
         if name == "textarea" and body.startswith("\n"):
             body = body[1:]
         self.seen(name, attrs, body)
+        inside = self.noscript_chars
         self.text(body)
         if name in ("script", "style") and self.phase == "body" and not self.template:
-            self.hidden_chars += len(body)  # (not the page's text: NOSCRIPT_SHARE)
+            self.hidden_chars += len(body)  # (no one's text, inside <noscript> or out: NOSCRIPT_SHARE)
+            self.noscript_chars = inside
         return self.attributes(end.end() - 1)[0]
