@@ -170,3 +170,21 @@ def section_heading(page) -> np.ndarray:
             since += 1
         out[i] = hit, np.log1p(since) if level else 0.0, level
     return out
+
+
+def itemprop_cache(out: str, sets: list[str] | None = None) -> None:
+    """The training cache read again with schema.org microdata names (``itemprop``) beside class/id in every
+    element's names, on the Python path (the compiled scans read class/id only); then
+    ``proxy_learned.py columns none --cache OUT`` and ``report --cache OUT``: the itemprop try (docs/cleaning.md).
+    Run as ``python -c "import scripts.proxy_tries as t; t.itemprop_cache('build/learned/cache-itemprop.pkl')"``."""
+    import pickle
+
+    import preprocess.cleaners.learned.blocks as blocks
+    from preprocess.cleaners.learned import compiled
+    from webprune.benchdata import shared_data
+
+    compiled.ON = False  # split_body's Python path, whose names come from _CLASS_ID
+    blocks._CLASS_ID = re.compile(r'\b(?:class|id|itemprop)="([^"]*)"')
+    data = TL.read_sets(shared_data(), sets or list(TL.SETS))
+    with open(out, "wb") as f:
+        pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
