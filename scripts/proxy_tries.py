@@ -11,6 +11,7 @@ import numpy as np
 
 import scripts.train_learned as TL
 
+from preprocess.cleaners.learned.blocks import TAG_INDEX
 from preprocess.cleaners.learned.features import signature_ids
 from preprocess.cleaners.learned.groups import REPEATED
 
@@ -140,8 +141,7 @@ def islands(v, gap: int, frac: float, conf: float = np.inf) -> np.ndarray:
     return out
 
 
-
-_HEADINGS = None
+_HEADINGS = {TAG_INDEX[f"h{i}"]: i for i in range(1, 7)}  # a heading block's tag index -> its level
 # Words of a section heading over boilerplate (reviews, recommendations, policies), listed before any look at
 # the held-out output: the section-heading try (docs/cleaning.md).
 SECTION_WORDS = frozenset(
@@ -155,10 +155,6 @@ def section_heading(page) -> np.ndarray:
     """Per block, the nearest heading (``<h1>``-``<h6>`` block) at or before it: whether its words include one of
     ``SECTION_WORDS``, blocks since it (log) and its level (0: none). Aimed at the reviews and "you may also
     like" cards product and collection pages carry under their own headings."""
-    global _HEADINGS
-    if _HEADINGS is None:
-        from preprocess.cleaners.learned.blocks import TAG_INDEX
-        _HEADINGS = {TAG_INDEX[f"h{i}"]: i for i in range(1, 7)}
     n, out = len(page.texts), np.zeros((len(page.texts), 3))
     hit, level, since = 0.0, 0, 0
     for i in range(n):

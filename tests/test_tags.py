@@ -6,8 +6,8 @@ from tests.conftest import EXAMPLE
 JUNK = ["cssJunkQuux", "trackingPixelZorg", "commentJunkXyzzy", "noscriptJunkPlugh", "templateJunkFrob", "svgJunkGlorp"]
 
 
-def clean(html: bytes, ctype="text/html"):
-    out, stats = Pipeline(CleanOptions()).process([Document(id="x", content_type=ctype, raw=html)])
+def clean(html: bytes, ctype="text/html", **options):
+    out, stats = Pipeline(CleanOptions(**options)).process([Document(id="x", content_type=ctype, raw=html)])
     return out, stats
 
 
@@ -90,8 +90,7 @@ def test_the_real_flarum_forum_page_keeps_its_posts_beside_a_bigger_script(clean
     from tests.conftest import shared
 
     page = next(p for p in gold_pages(shared(), ["wcxb-dev"]) if p.name == "0557")
-    out, stats = Pipeline(CleanOptions(cleaner=cleaner)).process([Document(id="x", content_type="text/html",
-                                                                           raw=page.raw())])
+    out, stats = clean(page.raw(), cleaner=cleaner)
     assert "Types of Threads" in out[0]["contents"] and len(out[0]["contents"].split()) > 3000
     assert stats.counts["parse.noscript_unwrapped"] == 1
 

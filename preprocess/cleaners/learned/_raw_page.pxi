@@ -55,7 +55,6 @@ cdef int close_block(Reader r, Py_ssize_t e) except -1:
 
 cdef El *push(Reader r, int name, int src, Fmt *f) except NULL:
     cdef El *el
-    cdef Py_ssize_t e
     if r.depth >= _MAX_OPEN:
         raise GiveUp(f"more than {_MAX_OPEN:,} elements open")
     el = &r.st[r.depth]
