@@ -10,6 +10,8 @@ full ``eval-cleaning`` run.
     scripts/proxy_learned.py columns MOD:FN --splits wcxb-dev-f0,wcxb-dev-f1 --out a.pkl   # retrain, extra columns
     scripts/proxy_learned.py columns none --balance-types --out b.pkl   # retrain, each WCXB page type weighing the same
     scripts/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
+    scripts/proxy_learned.py reach                      # how much of the gold the page's blocks hold at all
+    scripts/proxy_learned.py headings                   # kept words under a proxy_tries.SECTION_WORDS heading
 
 Pages: ``train_learned.py``'s cache (both views: as is, after the hint rule). Every page is scored by the model
 that never saw it (its set's, or its WCXB host fold's, from ``--models``). The proxy scores the kept blocks
@@ -82,13 +84,15 @@ class View:
         owner = np.asarray(blocks.owner, dtype=np.int64)
         self.context = _context(blocks, owner, self.chars)
 
-    def f1(self, keep: np.ndarray) -> float:
-        kept = self.words[keep].sum()
+    def shared(self, keep: np.ndarray) -> int:
+        """Gold words the kept blocks hold (the exact LCS's on the article sets, the bags' overlap on WCXB)."""
         if self.gold_bag is None:
-            shared = self.hits[keep].sum()
-        else:
-            bag = np.bincount(self.ids[keep[self.block_of]], minlength=len(self.gold_bag))
-            shared = np.minimum(bag, self.gold_bag).sum()
+            return self.hits[keep].sum()
+        return np.minimum(np.bincount(self.ids[keep[self.block_of]], minlength=len(self.gold_bag)),
+                          self.gold_bag).sum()
+
+    def f1(self, keep: np.ndarray) -> float:
+        kept, shared = self.words[keep].sum(), self.shared(keep)
         if not kept and not self.gold:
             return 1.0
         p, r = (shared / kept if kept else 0.0), (shared / self.gold if self.gold else 0.0)
@@ -166,7 +170,7 @@ def objective(rows, f: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=["base", "smooth", "islands", "stack", "columns", "report"])
+    ap.add_argument("what", choices=["base", "smooth", "islands", "stack", "columns", "report", "reach", "headings"])
     ap.add_argument("args", nargs="*", help="columns: MOD:FN; report: the pickles `columns` wrote")
     ap.add_argument("--cache", type=Path, default=Path("build/learned/cache.pkl"))
     ap.add_argument("--models", type=Path, default=Path("build/learned/loso"))
@@ -193,6 +197,10 @@ def main() -> int:
     base = np.array([v.f1(v.margin >= CUT) for v in views])
     if a.what == "base":
         summary(rows, {"held-out models": base})
+    elif a.what == "reach":
+        reach(rows, views)
+    elif a.what == "headings":
+        headings(rows, views, data, a.view)
     elif a.what == "stack":
         summary(rows, {"held-out models": base, "second model on their margins' context": tries.stacked(rows, views)})
     elif a.what in ("smooth", "islands"):
@@ -220,6 +228,41 @@ def main() -> int:
         summary(rows, {"held-out models": base[idx], "retrained": np.array(
             [v.f1(new[(r[0], r[1])][a.view] >= CUT) for r, v in zip(rows, views)])})
     return 0
+
+
+def reach(rows, views) -> None:
+    """Per set and WCXB page type: the share of the gold's words the page's blocks hold whatever is kept (the
+    ceiling of any block model), and the pages under 70% (of them, those with an empty gold)."""
+    groups = defaultdict(list)
+    for (s, _, _, ptype, _), v in zip(rows, views):
+        r = v.shared(np.ones(len(v.words), dtype=bool)) / v.gold if v.gold else 0.0
+        for g in [s] + ([f"  {ptype}"] if ptype else []):
+            groups[g].append((r, v.gold == 0))
+    print("| pages | n | gold words the blocks hold | pages under 70% | of them, an empty gold |\n|---|---:|---:|---:|---:|")
+    for g, rs in groups.items():
+        a = np.array(rs, dtype=np.float64)
+        low = a[:, 0] < 0.7
+        print(f"| {g} | {len(a)} | {100 * a[:, 0].mean():.1f}% | {low.sum()} | {int(a[low, 1].sum())} |")
+
+
+def headings(rows, views, data, view: int) -> None:
+    """Per WCXB page type: of the words the held-out models keep rightly and wrongly (a block's label: half its
+    words in the gold's alignment), the share under a heading holding a ``proxy_tries.SECTION_WORDS`` word."""
+    blocks = {(s, p.name): p.views for s, ps in data.items() for p in ps}
+    out = defaultdict(lambda: np.zeros((2, 2)))
+    for (s, name, _, ptype, _), v in zip(rows, views):
+        if s != "wcxb-dev":
+            continue
+        under = tries.section_heading(blocks[(s, name)][view][0])[:, 0] > 0
+        kept = v.margin >= CUT
+        wrong = v.hits < 0.5 * np.maximum(v.words, 1)
+        for t in (ptype, "all"):
+            for k in (0, 1):
+                sel = kept & (wrong == bool(k))
+                out[t][k] += v.words[sel & under].sum(), v.words[sel].sum()
+    print("| page type | rightly kept words under such a heading | wrongly kept |\n|---|---:|---:|")
+    for t, c in out.items():
+        print(f"| {t} | {100 * c[0, 0] / max(c[0, 1], 1):.1f}% | {100 * c[1, 0] / max(c[1, 1], 1):.1f}% |")
 
 
 def noise_column(page) -> np.ndarray:
