@@ -72,6 +72,29 @@ def test_eval_cleaning_reports_wcxb_by_page_type(tmp_path, capsys):
     assert tags["bow_recall"] > density["bow_recall"] and density["bow_precision"] > tags["bow_precision"] + 10
 
 
+def test_webprune_is_scored_on_its_main_text_unless_with_title(tmp_path, capsys):
+    from eval.cleaning.harness import main_text
+
+    assert main_text({"contents": "Title\nBody text", "title": "Title"}) == "Body text"
+    assert main_text({"contents": "Title", "title": "Title"}) == ""  # a page with a title and no text
+    assert main_text({"contents": "Body text", "title": ""}) == "Body text"
+    assert main_text({"contents": "Titles of the body", "title": "Title"}) == "Titles of the body"
+    runs = {}
+    for flag in ([], ["--with-title"]):
+        out = tmp_path / f"s{len(flag)}.json"
+        assert main(["eval-cleaning", "--sets", "wcxb-dev", "--limit", "15", "--shared", str(shared()),
+                     "--tools", "webprune/learned", "--json", str(out)] + flag) == 0
+        runs[bool(flag)] = {r["name"]: r for r in json.loads(out.read_text())["pages"]}
+    capsys.readouterr()
+    pages = [p for p in gold_pages(shared(), ["wcxb-dev"])[:15]]
+    for p in pages:  # the <title> line is the difference: as many words more, never fewer
+        plain, titled = runs[False][p.name], runs[True][p.name]
+        assert titled["out_words"] >= plain["out_words"]
+    assert sum(runs[True][p.name]["out_words"] - runs[False][p.name]["out_words"] for p in pages) > 15 * 2
+    # the gold leaves the <title> out, so scoring it costs precision on the pages that have one
+    assert sum(r["bow_precision"] for r in runs[False].values()) > sum(r["bow_precision"] for r in runs[True].values())
+
+
 def test_compare_cleaners_pairs_pages_against_each_sets_best_peer():
     from scripts.compare_cleaners import compare
 

@@ -13,8 +13,9 @@ leaves open (bare ``+links``, bare ``+prune``).
 Pages: the first ``--limit`` pages of each of ``--sets`` that have gold text; the
 CleanEval ``<text id=...>`` wrapper line is removed before any tool sees a page
 (``--keep-wrapper`` keeps it). How pages are cleaned and timed:
-``eval/cleaning/harness.py``. What is scored: webprune's ``contents`` as indexed
-(title line + text), the peers' main text; word precision / recall / F1 on an
+``eval/cleaning/harness.py``. What is scored: each tool's main text -- for webprune
+the record's ``contents`` without the ``<title>`` line put before it for indexing
+(``--with-title`` scores ``contents`` as indexed); word precision / recall / F1 on an
 exact word LCS, the CleanEval score and WCXB's bag-of-words P/R/F1
 (``eval/cleaning/score.py``), macro mean per set, x100. Prints one table per set, a
 summary (cell = "F1 (docs/s/core)", best per set in bold, last row the best peer)
@@ -89,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=at_least(1), default=1, help="worker processes per tool (default 1; 2 on this machine max)")
     ap.add_argument("--timeout", type=at_least(1), default=20, help="per-page timeout in seconds (default 20)")
     ap.add_argument("--keep-wrapper", action="store_true", help="keep CleanEval's <text ...> wrapper line")
+    ap.add_argument("--with-title", action="store_true",
+                    help="score webprune's contents as indexed, the <title> line first (default: the main text, "
+                         "as the peers print it and the gold holds it)")
     ap.add_argument("--shared", type=lambda t: Path(path(t)), default=shared_root(),
                     help="shared data folder (default: $WEBPRUNE_SHARED, else ../shared/data)")
     ap.add_argument("--json", type=lambda t: Path(path(t)), default=None, help="write aggregates and per-page scores here")
@@ -118,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.tools and len(installed) < len(PEERS):
         print(f"peers not installed, left out: {', '.join(sorted(set(PEERS) - set(installed)))} "
               "(.venv/bin/pip install -e '.[bench]')", file=sys.stderr)
-    settings = scoring_settings(**given(args, CleanOptions), sets=sets)
+    settings = scoring_settings(**given(args, CleanOptions), sets=sets) | {"with_title": args.with_title}
     if not (args.shared / "cleaning").is_dir():
         ap.error(f"no cleaning data under {args.shared}")
 

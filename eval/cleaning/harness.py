@@ -49,6 +49,16 @@ def strip_wrapper(raw: bytes) -> bytes:
 MODEL_KEYS = path_fields(CleanOptions)  # options whose path may name one model per set with {set}
 
 
+def main_text(record: dict) -> str:
+    """The cleaner's text: a record's ``contents`` without the title line that ``Document.to_json`` puts
+    before it for indexing. The gold texts leave the ``<title>`` out (WCXB keeps it as a field of its own) and
+    the peers never print it, so this is what is scored unless ``--with-title``."""
+    contents, title = record["contents"], record.get("title") or ""
+    if title and contents.startswith(title) and contents[len(title):len(title) + 1] in ("", "\n"):
+        return contents[len(title) + 1:]
+    return contents
+
+
 def tool_options(tool: str, settings: dict, set_name: str | None = None):
     """CleanOptions of a webprune tool id ``webprune/<spec>`` (``preprocess.spec``); ``settings`` (the CLI's
     --max-link-density, --prune-model, ...) fill what the spec leaves open. ``{set}`` in the model path
@@ -94,6 +104,7 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
         from preprocess.pipeline import Pipeline
 
         many = per_set(tool, settings)
+        with_title = settings.get("with_title", False)
         built: dict = {}
 
         def setup(set_name):
@@ -115,7 +126,7 @@ def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) ->
                 # one call is one host of one set: its site references come from those pages alone
                 run = Pipeline(opts, learn_in_process(opts, docs, known)) if grouped else pipe
                 out, _stats = run.process(docs)
-                by_id = {o["id"]: o["contents"] for o in out}
+                by_id = {o["id"]: o["contents"] if with_title else main_text(o) for o in out}
                 return [by_id.get(str(i), "") for i in range(len(pages))], None
             except Exception as exc:  # noqa: BLE001
                 return [""] * len(pages), f"{type(exc).__name__}: {str(exc)[:200]}"
