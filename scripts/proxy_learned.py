@@ -9,6 +9,7 @@ full ``eval-cleaning`` run.
     scripts/proxy_learned.py islands                    # + small islands of kept blocks dropped (nested choice)
     scripts/proxy_learned.py columns MOD:FN --splits wcxb-dev-f0,wcxb-dev-f1 --out a.pkl   # retrain, extra columns
     scripts/proxy_learned.py columns none --balance-types --out b.pkl   # retrain, each WCXB page type weighing the same
+    scripts/proxy_learned.py columns none --seed 1 --out c.pkl          # retrain on another sample of the rows
     scripts/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
     scripts/proxy_learned.py reach                      # how much of the gold the page's blocks hold at all
     scripts/proxy_learned.py headings                   # kept words under a proxy_tries.SECTION_WORDS heading
@@ -178,6 +179,8 @@ def main() -> int:
     ap.add_argument("--splits", default="", help="columns: the held-out splits to retrain (default: all)")
     ap.add_argument("--out", type=Path, help="columns: where to save the margins")
     ap.add_argument("--balance-types", action="store_true", help="columns: each WCXB page type weighs the same")
+    ap.add_argument("--seed", type=int, default=0, help="columns: the rows' sampling seed (how far the sample alone "
+                                                        "moves the figures)")
     a = ap.parse_args()
     if not a.cache.is_file():
         ap.error(f"no cache at {a.cache}: run scripts/train_learned.py with --cache first")
@@ -188,7 +191,7 @@ def main() -> int:
         extra = None if a.args[0] == "none" else getattr(importlib.import_module(a.args[0].split(":")[0]),
                                                           a.args[0].split(":")[1])
         splits = [s for s in a.splits.split(",") if s] or sorted({p.split for ps in data.values() for p in ps})
-        a.out.write_bytes(pickle.dumps(retrain(data, splits, extra, a.balance_types)))
+        a.out.write_bytes(pickle.dumps(retrain(data, splits, extra, a.balance_types, a.seed)))
         return 0
     if not a.models.is_dir():
         ap.error(f"no held-out models in {a.models}: run scripts/train_learned.py --loso {a.models}")
@@ -271,7 +274,7 @@ def noise_column(page) -> np.ndarray:
     return np.random.default_rng(len(page.texts) * 7919 + page.chars).random((len(page.texts), 1))
 
 
-def retrain(data, splits: list[str], extra, balance_types: bool = False) -> dict:
+def retrain(data, splits: list[str], extra, balance_types: bool = False, seed: int = 0) -> dict:
     """Held-out margins (per page, per view) of models retrained with ``extra``'s columns appended (None: none);
     ``balance_types``: each WCXB page type weighs the same within its set (``train_learned --balance-types``)."""
     def rows_of(blocks, title, tv, head):
@@ -286,7 +289,8 @@ def retrain(data, splits: list[str], extra, balance_types: bool = False) -> dict
         chosen = {s: ps for s, ps in chosen.items() if ps}
         pages = [p for ps in chosen.values() for p in ps]
         tv = TokenVocab(TL.choose_vocab(pages, 100, 10))
-        X, y, w = TL.training_rows(chosen, lambda b, t, h: rows_of(b, t, tv, h), TL.DEFAULT_BOOST, balance_types)
+        X, y, w = TL.training_rows(chosen, lambda b, t, h: rows_of(b, t, tv, h), TL.DEFAULT_BOOST, balance_types,
+                                   seed)
         clf = HistGradientBoostingClassifier(**TL.PARAMS).fit(X, y, sample_weight=w)
         for s, ps in data.items():
             for p in ps:

@@ -112,6 +112,8 @@ def cleaning_command(name: str) -> str:
             flags.append(f"--{key.replace('_', '-')} {st[key]}")
     if st.get("max_link_density") not in (None, 0.5):
         flags.append(f"--max-link-density {st['max_link_density']}")
+    if st.get("with_title", True):  # runs before the flag scored webprune's title line
+        flags.append("--with-title")
     tools = ",\\\n".join(o["tools"])
     return f"```bash\nwebprune eval-cleaning {' '.join(flags)} --json {name}.json --tools \"\\\n{tools}\"\n```"
 

@@ -36,6 +36,7 @@ import os
 import pickle
 import sys
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,12 +174,13 @@ def export(clf, names: list[str], vocab: list[str], info: dict, threshold: float
 
 
 def training_rows(chosen: dict[str, list[TrainPage]], rows_of, boost: dict | None = None,
-                  balance_types: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  balance_types: bool = False, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(X, y, w) over the ``chosen`` pages: up to ``MAX_BLOCKS`` sampled rows a view (``rows_of(blocks, title,
     head)``: its feature rows), weights that make each benchmark weigh the same (times its ``boost``) and each
-    page of a benchmark the same (with ``balance_types``: each WCXB page type the same), normalised to mean 1."""
+    page of a benchmark the same (with ``balance_types``: each WCXB page type the same), normalised to mean 1.
+    Each view's sample is drawn from its own seed (``seed``, set, page, view), so a page read anew or a page
+    more or less in training leaves every other page's rows as they were."""
     pages = [p for ps in chosen.values() for p in ps]
-    rng = np.random.default_rng(0)
     Xs, ys, ws = [], [], []
     bench_pages = Counter()
     for s, ps in chosen.items():
@@ -191,9 +193,10 @@ def training_rows(chosen: dict[str, list[TrainPage]], rows_of, boost: dict | Non
             page_weight = set_weight
             if balance_types and page.page_type:
                 page_weight *= len(ps) / (len(per_type) * per_type[page.page_type])
-            for blocks, title, lab, wt, head in page.views:
+            for k, (blocks, title, lab, wt, head) in enumerate(page.views):
                 rows = np.arange(len(lab))
                 if len(rows) > MAX_BLOCKS:
+                    rng = np.random.default_rng(zlib.crc32(f"{seed}/{s}/{page.name}/{k}".encode()))
                     rows = np.sort(rng.choice(rows, MAX_BLOCKS, replace=False))
                 Xs.append(rows_of(blocks, title, head)[rows])
                 ys.append(lab[rows])
