@@ -257,3 +257,23 @@ def test_a_token_vocabulary_pickles_with_its_compiled_matcher():
     page = blocks_of(f'<body><div id="nav"><a href="/">Home</a></div><div class="post"><p>{ARTICLE}</p></div></body>')
     assert again.tokens == vocab.tokens
     assert np.array_equal(page_features(page, "Bees", again), page_features(page, "Bees", vocab))
+
+
+def test_a_pages_training_sample_does_not_move_when_another_page_changes():
+    import scripts.train_learned as tl
+
+    def page(name, n):
+        blocks = np.arange(n, dtype=np.float64)[:, None] + (1000 if name == "b" else 0)
+        view = (blocks, "", np.arange(n) % 2 == 0, np.full(n, 1.0 / n), None)
+        return tl.TrainPage("dragnet", name, "dragnet", "", [view, view])
+
+    def rows(a_blocks, seed=0):
+        X, y, w = tl.training_rows({"dragnet": [page("a", a_blocks), page("b", 300)]}, lambda b, t, h: b, seed=seed)
+        return X[:, 0]
+
+    one, other = rows(200), rows(150)
+    assert len(one) == len(other) == 4 * tl.MAX_BLOCKS
+    assert np.array_equal(one[-2 * tl.MAX_BLOCKS:], other[-2 * tl.MAX_BLOCKS:])  # page b's rows, both views
+    assert not np.array_equal(one[:tl.MAX_BLOCKS], other[:tl.MAX_BLOCKS])  # page a's own sample did change
+    assert not np.array_equal(one[:tl.MAX_BLOCKS], one[tl.MAX_BLOCKS:2 * tl.MAX_BLOCKS])  # each view its own draw
+    assert not np.array_equal(rows(200, seed=1)[-tl.MAX_BLOCKS:], one[-tl.MAX_BLOCKS:])  # another seed, another one
