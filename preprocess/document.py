@@ -92,9 +92,21 @@ class Document:
 
     def to_json(self) -> dict:
         """The Pyserini JsonCollection line for this document."""
-        text = self.text
-        contents = "\n".join(part for part in (self.title, text) if part)
-        return {"id": self.id, "contents": contents, "url": self.url, "title": self.title} | self.fields
+        return {"id": self.id, "contents": join_contents(self.title, self.text), "url": self.url,
+                "title": self.title} | self.fields
+
+
+def join_contents(title: str, text: str) -> str:
+    """A record's ``contents``: the title line, then the text (both indexed)."""
+    return "\n".join(part for part in (title, text) if part)
+
+
+def record_text(record: dict) -> str:
+    """A record's text without the title line ``join_contents`` put before it (the cleaner's main text)."""
+    contents, title = record["contents"], record.get("title") or ""
+    if title and contents.startswith(title) and contents[len(title):len(title) + 1] in ("", "\n"):
+        return contents[len(title) + 1:]
+    return contents
 
 
 Document.lines = property(Document._get_lines, Document._set_lines,

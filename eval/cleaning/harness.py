@@ -50,13 +50,11 @@ MODEL_KEYS = path_fields(CleanOptions)  # options whose path may name one model 
 
 
 def main_text(record: dict) -> str:
-    """The cleaner's text: a record's ``contents`` without the title line that ``Document.to_json`` puts
-    before it for indexing. The gold texts leave the ``<title>`` out (WCXB keeps it as a field of its own) and
-    the peers never print it, so this is what is scored unless ``--with-title``."""
-    contents, title = record["contents"], record.get("title") or ""
-    if title and contents.startswith(title) and contents[len(title):len(title) + 1] in ("", "\n"):
-        return contents[len(title) + 1:]
-    return contents
+    """What is scored of a webprune record unless ``--with-title``: its text without the title line
+    (``preprocess.document.record_text``). The gold texts leave the ``<title>`` out (WCXB keeps it as a field
+    of its own) and the peers never print it."""
+    from preprocess.document import record_text
+    return record_text(record)
 
 
 def tool_options(tool: str, settings: dict, set_name: str | None = None):
