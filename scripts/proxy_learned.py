@@ -11,6 +11,7 @@ full ``eval-cleaning`` run.
     scripts/proxy_learned.py columns none --balance-types --out b.pkl   # retrain, each WCXB page type weighing the same
     scripts/proxy_learned.py columns none --seed 1 --out c.pkl          # retrain on another sample of the rows
     scripts/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
+    scripts/proxy_learned.py report c.pkl d.pkl --bag   # the held-out models bagged with those (margins averaged)
     scripts/proxy_learned.py reach                      # how much of the gold the page's blocks hold at all
     scripts/proxy_learned.py headings                   # kept words under a proxy_tries.SECTION_WORDS heading
 
@@ -181,6 +182,11 @@ def main() -> int:
     ap.add_argument("--balance-types", action="store_true", help="columns: each WCXB page type weighs the same")
     ap.add_argument("--seed", type=int, default=0, help="columns: the rows' sampling seed (how far the sample alone "
                                                         "moves the figures)")
+    ap.add_argument("--rows", type=int, default=TL.MAX_BLOCKS, help="columns: rows sampled per page view")
+    ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                    help="columns: a fitting parameter other than train_learned.PARAMS' (e.g. max_iter=40)")
+    ap.add_argument("--without-held-out", action="store_true", help="report --bag: the pickles' margins alone")
+    ap.add_argument("--bag", action="store_true", help="report: the held-out models' margins averaged with the pickles' (one bagged model)")
     a = ap.parse_args()
     if not a.cache.is_file():
         ap.error(f"no cache at {a.cache}: run scripts/train_learned.py with --cache first")
@@ -191,7 +197,11 @@ def main() -> int:
         extra = None if a.args[0] == "none" else getattr(importlib.import_module(a.args[0].split(":")[0]),
                                                           a.args[0].split(":")[1])
         splits = [s for s in a.splits.split(",") if s] or sorted({p.split for ps in data.values() for p in ps})
-        a.out.write_bytes(pickle.dumps(retrain(data, splits, extra, a.balance_types, a.seed)))
+        for key, _, value in (p.partition("=") for p in a.param):
+            if key not in TL.PARAMS:
+                ap.error(f"--param: no parameter {key!r}; the parameters: {', '.join(TL.PARAMS)}")
+            TL.PARAMS[key] = type(TL.PARAMS[key])(value)
+        a.out.write_bytes(pickle.dumps(retrain(data, splits, extra, a.balance_types, a.seed, a.rows)))
         return 0
     if not a.models.is_dir():
         ap.error(f"no held-out models in {a.models}: run scripts/train_learned.py --loso {a.models}")
@@ -223,13 +233,17 @@ def main() -> int:
         summary(rows, {"held-out models": base, f"{a.what}, parameters chosen without the split":
                        f[np.arange(len(rows)), chosen]})
     else:
-        new = {}
-        for path in a.args:
-            new.update(pickle.loads(Path(path).read_bytes()))
+        packs = [pickle.loads(Path(path).read_bytes()) for path in a.args]
+        new = {k: m for p in packs for k, m in p.items()}
+        if a.bag:  # one bagged model: the held-out models' margins averaged with every pickle's
+            new = {k: m for k, m in new.items() if all(k in p for p in packs)}
         idx = [i for i, r in enumerate(rows) if (r[0], r[1]) in new]
         rows, views = [rows[i] for i in idx], [views[i] for i in idx]
-        summary(rows, {"held-out models": base[idx], "retrained": np.array(
-            [v.f1(new[(r[0], r[1])][a.view] >= CUT) for r, v in zip(rows, views)])})
+        margins = [np.mean([v.margin] * (not a.without_held_out) + [p[(r[0], r[1])][a.view] for p in packs], axis=0)
+                   if a.bag
+                   else new[(r[0], r[1])][a.view] for r, v in zip(rows, views)]
+        summary(rows, {"held-out models": base[idx], "bagged" if a.bag else "retrained": np.array(
+            [v.f1(m >= CUT) for m, v in zip(margins, views)])})
     return 0
 
 
@@ -274,7 +288,8 @@ def noise_column(page) -> np.ndarray:
     return np.random.default_rng(len(page.texts) * 7919 + page.chars).random((len(page.texts), 1))
 
 
-def retrain(data, splits: list[str], extra, balance_types: bool = False, seed: int = 0) -> dict:
+def retrain(data, splits: list[str], extra, balance_types: bool = False, seed: int = 0,
+            max_blocks: int = TL.MAX_BLOCKS) -> dict:
     """Held-out margins (per page, per view) of models retrained with ``extra``'s columns appended (None: none);
     ``balance_types``: each WCXB page type weighs the same within its set (``train_learned --balance-types``)."""
     def rows_of(blocks, title, tv, head):
@@ -290,7 +305,7 @@ def retrain(data, splits: list[str], extra, balance_types: bool = False, seed: i
         pages = [p for ps in chosen.values() for p in ps]
         tv = TokenVocab(TL.choose_vocab(pages, 100, 10))
         X, y, w = TL.training_rows(chosen, lambda b, t, h: rows_of(b, t, tv, h), TL.DEFAULT_BOOST, balance_types,
-                                   seed)
+                                   seed, max_blocks)
         clf = HistGradientBoostingClassifier(**TL.PARAMS).fit(X, y, sample_weight=w)
         for s, ps in data.items():
             for p in ps:

@@ -24,7 +24,7 @@ and final are two samples of one benchmark with one annotation guideline and
 weigh as one (by pages), CleanPortalEval, Dragnet and L3S-GN1 one each.
 **Vocabulary:** the class/id tokens on the most training pages (never the
 held-out set's). **Rows:** at most ``MAX_BLOCKS`` blocks a page, sampled
-uniformly with a fixed seed. **Model:** scikit-learn's HistGradientBoostingClassifier,
+uniformly with a fixed seed (``--bag K``: K samples, K models, their margins averaged in one). **Model:** scikit-learn's HistGradientBoostingClassifier,
 exported to JSON (``model.py`` evaluates it in numpy). The evidence to report is
 the leave-one-set-out models' ``webprune eval-cleaning`` run (README, Results).
 """
@@ -44,6 +44,7 @@ from pathlib import Path
 import numpy as np
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: 2 threads on a shared 2-core machine ran 5x slower
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from eval.cleaning.gold import SETS, gold_pages
 from eval.cleaning.harness import strip_wrapper
 from eval.cleaning.score import tokens
@@ -54,13 +55,10 @@ from preprocess.document import Document
 from preprocess.filters.hints import HintFilter
 from preprocess.options import CleanOptions
 from preprocess.pipeline import build_steps, run_steps
+from scripts.learned_trees import THRESHOLD, bag, export
 from webprune.benchdata import shared_data
 
 MAX_BLOCKS = 80  # rows per training page: a uniform sample, weights scaled up (keeps the fit to minutes)
-# Decision threshold, fixed a priori: the F-beta-optimal threshold of a calibrated classifier is F*/(1 + beta^2)
-# (Lipton et al. 2014). For retrieval a dropped content line costs more than a kept menu line, so recall weighs
-# twice precision (beta^2 = 2): with block F1 near 0.9 that is 0.3 (0.45 for plain F1, the models before issue 22).
-THRESHOLD = 0.3
 # dev and final are two samples of one benchmark (one annotation guideline): they weigh as one set
 BENCHMARK = {"cleaneval-dev": "cleaneval", "cleaneval-final": "cleaneval"}
 # WCXB's development split weighs 3 benchmarks: it is the one set of the modern web's seven page types, and
@@ -149,33 +147,10 @@ def choose_vocab(pages: list[TrainPage], size: int, min_pages: int) -> list[str]
     return sorted(t for t, n in df.most_common(size) if n >= min_pages)
 
 
-def export(clf, names: list[str], vocab: list[str], info: dict, threshold: float = THRESHOLD) -> dict:
-    """The fitted trees as padded arrays; a leaf loops to itself (threshold +inf, JSON: 1e300)."""
-    preds = [p[0] for p in clf._predictors]
-    width = max(len(p.nodes) for p in preds)
-    arrays = {k: [] for k in ("feature", "threshold", "left", "right", "value")}
-    for p in preds:
-        rows = {k: [] for k in arrays}
-        for i, node in enumerate(p.nodes):
-            leaf = bool(node["is_leaf"])
-            rows["feature"].append(0 if leaf else int(node["feature_idx"]))
-            rows["threshold"].append(1e300 if leaf else float(node["num_threshold"]))
-            rows["left"].append(i if leaf else int(node["left"]))
-            rows["right"].append(i if leaf else int(node["right"]))
-            rows["value"].append(round(float(node["value"]), 6) if leaf else 0.0)
-        for i in range(len(p.nodes), width):  # padding: leaves worth 0
-            for k, v in (("feature", 0), ("threshold", 1e300), ("left", i), ("right", i), ("value", 0.0)):
-                rows[k].append(v)
-        for k in arrays:
-            arrays[k].append(rows[k])
-    depth = max(p.get_max_depth() for p in preds)
-    return {"features": names, "vocab": vocab, "threshold": threshold, "base": float(np.ravel(clf._baseline_prediction)[0]),
-            "depth": int(depth), "trees": arrays, "info": info}
-
-
 def training_rows(chosen: dict[str, list[TrainPage]], rows_of, boost: dict | None = None,
-                  balance_types: bool = False, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(X, y, w) over the ``chosen`` pages: up to ``MAX_BLOCKS`` sampled rows a view (``rows_of(blocks, title,
+                  balance_types: bool = False, seed: int = 0,
+                  max_blocks: int = MAX_BLOCKS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(X, y, w) over the ``chosen`` pages: up to ``max_blocks`` sampled rows a view (``rows_of(blocks, title,
     head)``: its feature rows), weights that make each benchmark weigh the same (times its ``boost``) and each
     page of a benchmark the same (with ``balance_types``: each WCXB page type the same), normalised to mean 1.
     Each view's sample is drawn from its own seed (``seed``, set, page, view), so a page read anew or a page
@@ -195,9 +170,9 @@ def training_rows(chosen: dict[str, list[TrainPage]], rows_of, boost: dict | Non
                 page_weight *= len(ps) / (len(per_type) * per_type[page.page_type])
             for k, (blocks, title, lab, wt, head) in enumerate(page.views):
                 rows = np.arange(len(lab))
-                if len(rows) > MAX_BLOCKS:
+                if len(rows) > max_blocks:
                     rng = np.random.default_rng(zlib.crc32(f"{seed}/{s}/{page.name}/{k}".encode()))
-                    rows = np.sort(rng.choice(rows, MAX_BLOCKS, replace=False))
+                    rows = np.sort(rng.choice(rows, max_blocks, replace=False))
                 Xs.append(rows_of(blocks, title, head)[rows])
                 ys.append(lab[rows])
                 ws.append(wt[rows] * len(lab) / len(rows) * page_weight / len(page.views))
@@ -207,7 +182,8 @@ def training_rows(chosen: dict[str, list[TrainPage]], rows_of, boost: dict | Non
 
 
 def train(data: dict[str, list[TrainPage]], held_out: str | None, vocab_size: int, min_pages: int,
-          boost: dict | None = None, balance_types: bool = False, threshold: float = THRESHOLD) -> dict:
+          boost: dict | None = None, balance_types: bool = False, threshold: float = THRESHOLD,
+          max_blocks: int = MAX_BLOCKS, seed: int = 0) -> dict:
     """A model over every page whose split is not ``held_out``; each benchmark weighs the same (times its
     ``boost``), each page of a benchmark the same (with ``balance_types``: each WCXB page type the same)."""
     from sklearn import __version__ as sk_version
@@ -219,13 +195,14 @@ def train(data: dict[str, list[TrainPage]], held_out: str | None, vocab_size: in
     vocab = choose_vocab(pages, vocab_size, min_pages)
     tv = TokenVocab(vocab)
     X, y, w = training_rows(chosen, lambda blocks, title, head: page_features(blocks, title, tv, head), boost,
-                            balance_types)
+                            balance_types, seed, max_blocks)
     t0 = time.perf_counter()
     clf = HistGradientBoostingClassifier(**PARAMS).fit(X, y, sample_weight=w)
     info = {"trained_on": sorted(chosen), "held_out": held_out,
             "weights": f"equal per benchmark (CleanEval dev + final as one), times {boost or {}}"
                        + (", WCXB page types equal" if balance_types else ""),
-            "views": "as is and after the hint rule, half a page each", "pages": len(pages),
+            "views": "as is and after the hint rule, half a page each", "rows_per_view": max_blocks, "seed": seed,
+            "pages": len(pages),
             "blocks": int(len(y)), "content_blocks": int(y.sum()),
             "params": PARAMS, "sklearn": sk_version, "fit_s": round(time.perf_counter() - t0, 1)}
     model = export(clf, feature_names(tv), vocab, info, threshold)
@@ -251,12 +228,19 @@ def main(argv=None) -> int:
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--loso", type=Path, help="folder for the held-out models ({set}.json, wcxb-dev-f{k}.json)")
     ap.add_argument("--all", type=Path, help="write the model trained on every set here")
+    ap.add_argument("--held-out", default="", metavar="SPLITS",
+                    help="--loso: only these held-out models (comma-separated; default all), to train in parallel")
     ap.add_argument("--vocab", type=int, default=100, help="class/id tokens in the vocabulary (default 100)")
     ap.add_argument("--min-pages", type=int, default=10, help="a vocabulary token is on this many pages")
     ap.add_argument("--cache", type=Path, help="keep the parsed and labelled pages here (pickle; reused when present)")
     ap.add_argument("--boost", action="append", default=[], metavar="SET=W",
                     help="a benchmark weighs W times the others (default: wcxb-dev=%s)" % DEFAULT_BOOST["wcxb-dev"])
     ap.add_argument("--balance-types", action="store_true", help="each WCXB page type weighs the same")
+    ap.add_argument("--rows", type=int, default=MAX_BLOCKS, help=f"rows sampled per page view (default {MAX_BLOCKS})")
+    ap.add_argument("--seed", type=int, default=0, help="the rows' sampling seed (default 0)")
+    ap.add_argument("--bag", type=int, default=1, metavar="K",
+                    help="K models on K samples (seeds SEED..SEED+K-1), their margins averaged in one model "
+                         "(K times the trees; default 1)")
     ap.add_argument("--threshold", type=float, default=THRESHOLD,
                     help=f"the model's decision threshold on P(content) (default {THRESHOLD}: F-beta, beta^2 = 2)")
     args = ap.parse_args(argv)
@@ -266,6 +250,8 @@ def main(argv=None) -> int:
         boost = DEFAULT_BOOST | {k: float(v) for k, _, v in (b.partition("=") for b in args.boost)}
     except ValueError:
         ap.error("--boost takes SET=WEIGHT, e.g. wcxb-dev=3")
+    if args.bag < 1:
+        ap.error("--bag is a number of models, 1 or more")
     if not (args.loso or args.all):
         ap.error("give --loso DIR and/or --all FILE")
     sets = [s for s in args.sets.split(",") if s]
@@ -283,14 +269,24 @@ def main(argv=None) -> int:
         if args.cache:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
             args.cache.write_bytes(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def fit(held):
+        models = [train(data, held, args.vocab, args.min_pages, boost, args.balance_types, args.threshold, args.rows,
+                        args.seed + j) for j in range(args.bag)]
+        return bag(models) if len(models) > 1 else models[0]
+
     splits = sorted({p.split for ps in data.values() for p in ps})
+    wanted = [s for s in args.held_out.split(",") if s]
+    if set(wanted) - set(splits):
+        ap.error(f"--held-out: no split {sorted(set(wanted) - set(splits))}; the splits: {', '.join(splits)}")
+    splits = wanted or splits
     if args.loso:
         args.loso.mkdir(parents=True, exist_ok=True)
         for held in splits:
-            model = train(data, held, args.vocab, args.min_pages, boost, args.balance_types, args.threshold)
+            model = fit(held)
             (args.loso / f"{held}.json").write_text(json.dumps(model, separators=(",", ":")))
     if args.all:
-        model = train(data, None, args.vocab, args.min_pages, boost, args.balance_types, args.threshold)
+        model = fit(None)
         args.all.parent.mkdir(parents=True, exist_ok=True)
         args.all.write_text(json.dumps(model, separators=(",", ":")))
         print(f"wrote {args.all} ({args.all.stat().st_size / 1e3:.0f} kB)", file=sys.stderr)

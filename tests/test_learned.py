@@ -179,6 +179,27 @@ def test_shipped_model_beats_tag_removal_on_real_pages():
     assert f1["learned"] > f1["tags"] + 0.1, f1
 
 
+def test_a_bagged_model_scores_the_mean_margin_of_its_models():
+    sklearn = pytest.importorskip("sklearn.ensemble")
+    import scripts.train_learned as tl
+
+    rng = np.random.default_rng(2)
+    X = rng.random((3000, 5))
+    y = (X[:, 0] - X[:, 2] * X[:, 4] + rng.normal(0, 0.2, 3000)) > 0.2
+    names = [f"f{i}" for i in range(5)]
+    models = []
+    for seed, size in ((0, 7), (1, 15), (2, 3)):  # other samples, other tree widths (padding differs)
+        rows = np.random.default_rng(seed).choice(3000, 1500, replace=False)
+        clf = sklearn.HistGradientBoostingClassifier(max_iter=20, max_leaf_nodes=size, random_state=0)
+        models.append(json.loads(json.dumps(tl.export(clf.fit(X[rows], y[rows]), names, ["nav"], {"fit_s": 1.0}))))
+    bagged = BlockModel(json.loads(json.dumps(tl.bag(models))))
+    mean = np.mean([BlockModel(m).margin(X) for m in models], axis=0)
+    assert bagged.n_trees == 60 and np.allclose(bagged.margin(X), mean, atol=1e-5)
+    assert not np.allclose(mean, BlockModel(models[0]).margin(X), atol=0.05)  # the models do differ
+    with pytest.raises(ValueError, match="share features and vocabulary"):
+        tl.bag([models[0], dict(models[1], vocab=["menu"])])
+
+
 def test_default_model_file_is_small():
     assert DEFAULT_MODEL.stat().st_size < 1_000_000
     assert load_model() is load_model(None) is load_model(str(DEFAULT_MODEL))  # read once per process
