@@ -40,6 +40,8 @@ def bag(models: list[dict]) -> dict:
     first, k = models[0], len(models)
     if any(m["features"] != first["features"] or m["vocab"] != first["vocab"] for m in models):
         raise ValueError("bagged models must share features and vocabulary (same training pages)")
+    if any(m["threshold"] != first["threshold"] for m in models):
+        raise ValueError("bagged models must share their decision threshold")
     width = max(len(m["trees"]["feature"][0]) for m in models)
     trees = {key: [] for key in first["trees"]}
     for m in models:
@@ -50,8 +52,9 @@ def bag(models: list[dict]) -> dict:
             trees["threshold"].append(m["trees"]["threshold"][t] + [1e300] * len(pad))
             trees["left"].append(m["trees"]["left"][t] + list(pad))
             trees["right"].append(m["trees"]["right"][t] + list(pad))
-            trees["value"].append([round(v / k, 7) for v in m["trees"]["value"][t]] + [0.0] * len(pad))
-    info = dict(first["info"], bagged=[m["info"].get("seed", 0) for m in models],
+            trees["value"].append([round(v / k, 9) for v in m["trees"]["value"][t]] + [0.0] * len(pad))
+    info = {key: v for key, v in first["info"].items() if key != "seed"}
+    info = dict(info, bagged=[m["info"].get("seed", 0) for m in models],
                 fit_s=round(sum(m["info"]["fit_s"] for m in models), 1))
     return dict(first, base=sum(m["base"] for m in models) / k, depth=max(m["depth"] for m in models),
                 trees=trees, info=info)

@@ -34,6 +34,7 @@ the yardstick: how far retraining with a column that says nothing moves the figu
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import itertools
 import math
@@ -191,6 +192,10 @@ def main() -> int:
     if not a.cache.is_file():
         ap.error(f"no cache at {a.cache}: run scripts/train_learned.py with --cache first")
     data = load(a.cache)
+    if a.rows < 1:
+        ap.error("--rows is a count, 1 or more")
+    if a.without_held_out and not a.bag:
+        ap.error("--without-held-out goes with report --bag")
     if a.what == "columns":
         if len(a.args) != 1 or not a.out or (a.args[0] != "none" and ":" not in a.args[0]):
             ap.error("columns takes MOD:FN (or none) and --out FILE")
@@ -200,7 +205,10 @@ def main() -> int:
         for key, _, value in (p.partition("=") for p in a.param):
             if key not in TL.PARAMS:
                 ap.error(f"--param: no parameter {key!r}; the parameters: {', '.join(TL.PARAMS)}")
-            TL.PARAMS[key] = type(TL.PARAMS[key])(value)
+            try:  # a Python literal: 40, 0.4, False, None
+                TL.PARAMS[key] = ast.literal_eval(value)
+            except (ValueError, SyntaxError):
+                ap.error(f"--param {key}: {value!r} is not a number, True/False or None")
         a.out.write_bytes(pickle.dumps(retrain(data, splits, extra, a.balance_types, a.seed, a.rows)))
         return 0
     if not a.models.is_dir():

@@ -250,8 +250,10 @@ def main(argv=None) -> int:
         boost = DEFAULT_BOOST | {k: float(v) for k, _, v in (b.partition("=") for b in args.boost)}
     except ValueError:
         ap.error("--boost takes SET=WEIGHT, e.g. wcxb-dev=3")
-    if args.bag < 1:
-        ap.error("--bag is a number of models, 1 or more")
+    if args.bag < 1 or args.rows < 1:
+        ap.error("--bag and --rows are counts, 1 or more")
+    if args.held_out and not args.loso:
+        ap.error("--held-out picks held-out models: give --loso DIR")
     if not (args.loso or args.all):
         ap.error("give --loso DIR and/or --all FILE")
     sets = [s for s in args.sets.split(",") if s]
@@ -268,7 +270,9 @@ def main(argv=None) -> int:
         data = read_sets(shared, sets)
         if args.cache:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
-            args.cache.write_bytes(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+            part = args.cache.with_name(f"{args.cache.name}.{os.getpid()}.part")  # processes in parallel: whole files
+            part.write_bytes(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(part, args.cache)
 
     def fit(held):
         models = [train(data, held, args.vocab, args.min_pages, boost, args.balance_types, args.threshold, args.rows,

@@ -195,6 +195,8 @@ def test_a_bagged_model_scores_the_mean_margin_of_its_models():
     bagged = BlockModel(json.loads(json.dumps(tl.bag(models))))
     mean = np.mean([BlockModel(m).margin(X) for m in models], axis=0)
     assert bagged.n_trees == 60 and np.allclose(bagged.margin(X), mean, atol=1e-5)
+    X32 = X.astype(np.float32)  # the compiled walk's input
+    assert np.allclose(bagged.margin(X32), np.mean([BlockModel(m).margin(X32) for m in models], axis=0), atol=1e-5)
     assert not np.allclose(mean, BlockModel(models[0]).margin(X), atol=0.05)  # the models do differ
     with pytest.raises(ValueError, match="share features and vocabulary"):
         tl.bag([models[0], dict(models[1], vocab=["menu"])])

@@ -1,7 +1,8 @@
 """The block model: gradient-boosted trees read from JSON and evaluated in numpy.
 
 ``scripts/train_learned.py`` trains scikit-learn's ``HistGradientBoostingClassifier``
-and writes its trees here as padded arrays (one row per tree): ``feature``,
+and writes its trees here (``scripts/learned_trees.py``: ``export``, and ``bag`` for several models made one)
+as padded arrays (one row per tree): ``feature``,
 ``threshold``, ``left``, ``right`` and ``value`` per node. A leaf points to itself
 with an infinite threshold, so every block walks ``depth`` levels of every tree
 at once: a handful of numpy gathers per level for the whole page, no Python per
