@@ -24,11 +24,8 @@ def export(clf, names: list[str], vocab: list[str], info: dict, threshold: float
             rows["left"].append(i if leaf else int(node["left"]))
             rows["right"].append(i if leaf else int(node["right"]))
             rows["value"].append(round(float(node["value"]), 6) if leaf else 0.0)
-        for i in range(len(p.nodes), width):  # padding: leaves worth 0
-            for k, v in (("feature", 0), ("threshold", 1e300), ("left", i), ("right", i), ("value", 0.0)):
-                rows[k].append(v)
-        for k in arrays:
-            arrays[k].append(rows[k])
+        for k, row in _padded(rows, width).items():
+            arrays[k].append(row)
     depth = max(p.get_max_depth() for p in preds)
     return {"features": names, "vocab": vocab, "threshold": threshold, "base": float(np.ravel(clf._baseline_prediction)[0]),
             "depth": int(depth), "trees": arrays, "info": info}
@@ -46,15 +43,20 @@ def bag(models: list[dict]) -> dict:
     trees = {key: [] for key in first["trees"]}
     for m in models:
         for t in range(len(m["trees"]["feature"])):
-            n = len(m["trees"]["feature"][t])
-            pad = range(n, width)  # padding: leaves worth 0
-            trees["feature"].append(m["trees"]["feature"][t] + [0] * len(pad))
-            trees["threshold"].append(m["trees"]["threshold"][t] + [1e300] * len(pad))
-            trees["left"].append(m["trees"]["left"][t] + list(pad))
-            trees["right"].append(m["trees"]["right"][t] + list(pad))
-            trees["value"].append([round(v / k, 9) for v in m["trees"]["value"][t]] + [0.0] * len(pad))
+            rows = {key: list(m["trees"][key][t]) for key in trees}
+            rows["value"] = [round(v / k, 9) for v in rows["value"]]
+            for key, row in _padded(rows, width).items():
+                trees[key].append(row)
     info = {key: v for key, v in first["info"].items() if key != "seed"}
     info = dict(info, bagged=[m["info"].get("seed", 0) for m in models],
                 fit_s=round(sum(m["info"]["fit_s"] for m in models), 1))
     return dict(first, base=sum(m["base"] for m in models) / k, depth=max(m["depth"] for m in models),
                 trees=trees, info=info)
+
+
+def _padded(rows: dict[str, list], width: int) -> dict[str, list]:
+    """One tree's node rows padded to ``width`` nodes: leaves that loop to themselves, worth 0."""
+    for i in range(len(rows["feature"]), width):
+        for k, v in (("feature", 0), ("threshold", 1e300), ("left", i), ("right", i), ("value", 0.0)):
+            rows[k].append(v)
+    return rows

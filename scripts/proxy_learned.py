@@ -189,26 +189,26 @@ def main() -> int:
     ap.add_argument("--without-held-out", action="store_true", help="report --bag: the pickles' margins alone")
     ap.add_argument("--bag", action="store_true", help="report: the held-out models' margins averaged with the pickles' (one bagged model)")
     a = ap.parse_args()
-    if not a.cache.is_file():
-        ap.error(f"no cache at {a.cache}: run scripts/train_learned.py with --cache first")
-    data = load(a.cache)
     if a.rows < 1:
         ap.error("--rows is a count, 1 or more")
     if a.without_held_out and not a.bag:
         ap.error("--without-held-out goes with report --bag")
+    for key, _, value in (p.partition("=") for p in a.param):
+        if key not in TL.PARAMS:
+            ap.error(f"--param: no parameter {key!r}; the parameters: {', '.join(TL.PARAMS)}")
+        try:  # a Python literal: 40, 0.4, False, None
+            TL.PARAMS[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            ap.error(f"--param {key}: {value!r} is not a number, True/False or None")
+    if not a.cache.is_file():
+        ap.error(f"no cache at {a.cache}: run scripts/train_learned.py with --cache first")
+    data = load(a.cache)
     if a.what == "columns":
         if len(a.args) != 1 or not a.out or (a.args[0] != "none" and ":" not in a.args[0]):
             ap.error("columns takes MOD:FN (or none) and --out FILE")
         extra = None if a.args[0] == "none" else getattr(importlib.import_module(a.args[0].split(":")[0]),
                                                           a.args[0].split(":")[1])
         splits = [s for s in a.splits.split(",") if s] or sorted({p.split for ps in data.values() for p in ps})
-        for key, _, value in (p.partition("=") for p in a.param):
-            if key not in TL.PARAMS:
-                ap.error(f"--param: no parameter {key!r}; the parameters: {', '.join(TL.PARAMS)}")
-            try:  # a Python literal: 40, 0.4, False, None
-                TL.PARAMS[key] = ast.literal_eval(value)
-            except (ValueError, SyntaxError):
-                ap.error(f"--param {key}: {value!r} is not a number, True/False or None")
         a.out.write_bytes(pickle.dumps(retrain(data, splits, extra, a.balance_types, a.seed, a.rows)))
         return 0
     if not a.models.is_dir():
@@ -247,9 +247,13 @@ def main() -> int:
             new = {k: m for k, m in new.items() if all(k in p for p in packs)}
         idx = [i for i, r in enumerate(rows) if (r[0], r[1]) in new]
         rows, views = [rows[i] for i in idx], [views[i] for i in idx]
-        margins = [np.mean([v.margin] * (not a.without_held_out) + [p[(r[0], r[1])][a.view] for p in packs], axis=0)
-                   if a.bag
-                   else new[(r[0], r[1])][a.view] for r, v in zip(rows, views)]
+        def margin(r, v):
+            if not a.bag:
+                return new[(r[0], r[1])][a.view]
+            held = [] if a.without_held_out else [v.margin]
+            return np.mean(held + [p[(r[0], r[1])][a.view] for p in packs], axis=0)
+
+        margins = [margin(r, v) for r, v in zip(rows, views)]
         summary(rows, {"held-out models": base[idx], "bagged" if a.bag else "retrained": np.array(
             [v.f1(m >= CUT) for m, v in zip(margins, views)])})
     return 0
