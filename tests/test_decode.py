@@ -34,7 +34,35 @@ def test_mislabelled_header_falls_back_to_meta_then_detector():
 
 def test_unknown_label_is_ignored():
     text, codec, source = decode_payload("<p>hello wörld</p>".encode("utf-8"), "text/html; charset=x-bogus-42")
-    assert "wörld" in text and source in ("meta", "detector")
+    assert "wörld" in text and source in ("meta", "valid-utf-8", "detector")
+
+
+def test_undeclared_utf8_is_read_as_utf8_when_its_first_64_kib_are_ascii():
+    # no charset anywhere, 70 KB of script first: the detector sees ASCII only and guessed windows-1252 ("fÃ¼r")
+    raw = ("<html><head><script>" + "var a = 1;\n" * 7000 + "</script></head>"
+           "<body><p>Kupplungssatz für Iveco – 355,58 €</p></body></html>").encode("utf-8")
+    text, codec, source = decode_payload(raw, "text/html")
+    assert (codec, source) == ("utf-8", "valid-utf-8") and "für Iveco – 355,58 €" in text
+
+
+def test_not_utf8_still_goes_to_the_detector_and_its_fallback():
+    body = "<html><body><p>" + "Größe und Qualität der Straße. " * 40 + "</p></body></html>"
+    text, codec, source = decode_payload(body.encode("cp1252"), "text/html")
+    assert source == "detector" and "Größe" in text
+    # nothing decodes strictly: the replacement fallback is the detector's charset, never the failed probe's
+    text, codec, source = decode_payload(body.encode("cp1252") + b"\x81\x8d", "text/html")
+    assert source == "detector+replace" and codec != "utf-8" and "Größe" in text
+
+
+def test_real_undeclared_utf8_page_keeps_its_umlauts():
+    from eval.cleaning.gold import gold_pages
+    from tests.conftest import shared
+
+    # eBay (wcxb-dev 2991): no charset in the header or the first 4 KiB, 64 KiB of ASCII first
+    page = next(p for p in gold_pages(shared(), ["wcxb-dev"]) if p.name == "2991")
+    text, codec, source = decode_payload(page.raw(), "text/html")
+    assert (codec, source) == ("utf-8", "valid-utf-8")
+    assert "Kupplungsset für Iveco" in text and "fÃ¼r" not in text
 
 
 @pytest.mark.parametrize("ctype,payload,reason", [

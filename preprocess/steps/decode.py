@@ -2,9 +2,9 @@
 
 Payloads are sniffed first: binary formats (PDF, images, archives ...) served as
 HTML are skipped as ``binary``. Charset order: byte-order mark, HTTP ``Content-Type``
-charset, ``<meta charset>`` (or ``http-equiv``) in the first 4 KiB, then resiliparse's
-detector. Labels are mapped with the WHATWG table (``iso-8859-1`` means windows-1252,
-as browsers do). A UTF-16 label without a byte-order mark is used only when the
+charset, ``<meta charset>`` (or ``http-equiv``) in the first 4 KiB, then UTF-8 when the whole
+payload is valid UTF-8, then resiliparse's detector. Labels are mapped with the WHATWG table
+(``iso-8859-1`` means windows-1252, as browsers do). A UTF-16 label without a byte-order mark is used only when the
 bytes can be UTF-16 (WHATWG: a ``<meta>`` that says UTF-16 means UTF-8; the markup
 was readable as ASCII). A declared charset that does not decode strictly is treated
 as a mislabel and the next candidate is tried; only the last resort decodes with
@@ -31,6 +31,7 @@ UNKNOWN_TYPES = {"", "application/octet-stream", "unknown/unknown", "www/unknown
 _META_CHARSET = re.compile(rb"<meta[^>]{0,300}?charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.+-]{1,40})", re.I)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.+-]{1,40})", re.I)
 _HTML_SNIFF = re.compile(rb"<(!doctype\s+html|html|head|body|title|meta|div|p|table|a\s)[\s>/]", re.I)
+UTF8_PROBE = "valid-utf-8"  # the source name of the undeclared-UTF-8 candidate
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
@@ -101,18 +102,25 @@ def charset_candidates(payload: bytes, content_type: str) -> Iterator[tuple[str,
     m = _META_CHARSET.search(payload[:4096])
     if m and (c := _codec(m.group(1))):
         yield "meta", "utf-8" if c.startswith("utf-16") and not looks_utf16(payload) else c
+    # no declared charset decodes: valid UTF-8 is UTF-8 (a single-byte codec reads its multibyte sequences as
+    # mojibake, "fÃ¼r"; other text is valid UTF-8 only by chance). The detector reads 64 KiB of a page whose
+    # non-ASCII bytes may all come later.
+    yield UTF8_PROBE, "utf-8"
     yield "detector", _codec(detect_encoding(payload[:65536])) or "utf-8"
 
 
 def decode_payload(payload: bytes, content_type: str = "") -> tuple[str, str, str]:
-    """Return (text, codec, source); source is bom/header/meta/detector or '<x>+replace'."""
-    first = None
+    """Return (text, codec, source); source is bom/header/meta/valid-utf-8/detector or '<x>+replace'."""
+    first, failed = None, set()
     for source, name in charset_candidates(payload, content_type):
-        first = first or (source, name)
+        if source != UTF8_PROBE:  # the replacement fallback is a charset the page or the detector named
+            first = first or (source, name)
+        if name in failed:
+            continue
         try:
             return payload.decode(name), name, source
         except (UnicodeDecodeError, LookupError):
-            continue
+            failed.add(name)
     source, name = first
     return payload.decode(name, errors="replace"), name, source + "+replace"
 
