@@ -10,6 +10,7 @@ full ``eval-cleaning`` run.
     scripts/proxy_learned.py columns MOD:FN --splits wcxb-dev-f0,wcxb-dev-f1 --out a.pkl   # retrain, extra columns
     scripts/proxy_learned.py columns none --balance-types --out b.pkl   # retrain, each WCXB page type weighing the same
     scripts/proxy_learned.py columns none --seed 1 --out c.pkl          # retrain on another sample of the rows
+    scripts/proxy_learned.py columns none --host-share 0.5 --out h.pkl  # on half of wcxb-dev's sites (learning curve)
     scripts/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
     scripts/proxy_learned.py report c.pkl d.pkl --bag   # the held-out models bagged with those (margins averaged)
     scripts/proxy_learned.py reach                      # how much of the gold the page's blocks hold at all
@@ -184,6 +185,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0, help="columns: the rows' sampling seed (how far the sample alone "
                                                         "moves the figures)")
     ap.add_argument("--rows", type=int, default=TL.MAX_BLOCKS, help="columns: rows sampled per page view")
+    ap.add_argument("--host-share", type=float, default=1.0,
+                    help="columns: train on this share of wcxb-dev's training hosts (a learning curve: more sites, "
+                         "how much better; the shares nest)")
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="columns: a fitting parameter other than train_learned.PARAMS' (e.g. max_iter=40)")
     ap.add_argument("--without-held-out", action="store_true", help="report --bag: the pickles' margins alone")
@@ -191,6 +195,8 @@ def main() -> int:
     a = ap.parse_args()
     if a.rows < 1:
         ap.error("--rows is a count, 1 or more")
+    if not 0 < a.host_share <= 1:
+        ap.error("--host-share is a share of the hosts, above 0 and at most 1")
     if a.without_held_out and not a.bag:
         ap.error("--without-held-out goes with report --bag")
     for key, _, value in (p.partition("=") for p in a.param):
@@ -209,7 +215,8 @@ def main() -> int:
         extra = None if a.args[0] == "none" else getattr(importlib.import_module(a.args[0].split(":")[0]),
                                                           a.args[0].split(":")[1])
         splits = [s for s in a.splits.split(",") if s] or sorted({p.split for ps in data.values() for p in ps})
-        a.out.write_bytes(pickle.dumps(retrain(data, splits, extra, a.balance_types, a.seed, a.rows)))
+        a.out.write_bytes(pickle.dumps(retrain(data, splits, extra, a.balance_types, a.seed, a.rows,
+                                               a.host_share)))
         return 0
     if not a.models.is_dir():
         ap.error(f"no held-out models in {a.models}: run scripts/train_learned.py --loso {a.models}")
@@ -300,10 +307,25 @@ def noise_column(page) -> np.ndarray:
     return np.random.default_rng(len(page.texts) * 7919 + page.chars).random((len(page.texts), 1))
 
 
+def sampled_hosts(share: float) -> set[str]:
+    """The names of the wcxb-dev pages whose host falls in ``share`` of the hosts (a stable hash, salted apart
+    from the folds': every fold keeps about that share of its hosts, and a smaller share's hosts are in a larger's)."""
+    import hashlib
+
+    from eval.cleaning.gold import host_of
+
+    def draw(host: str) -> float:
+        return int(hashlib.sha1(f"host-share/{host}".encode()).hexdigest(), 16) % 10_000 / 10_000
+
+    return {g.name for g in gold_pages(shared_data(), ["wcxb-dev"]) if draw(host_of(g.url())) < share}
+
+
 def retrain(data, splits: list[str], extra, balance_types: bool = False, seed: int = 0,
-            max_blocks: int = TL.MAX_BLOCKS) -> dict:
+            max_blocks: int = TL.MAX_BLOCKS, host_share: float = 1.0) -> dict:
     """Held-out margins (per page, per view) of models retrained with ``extra``'s columns appended (None: none);
-    ``balance_types``: each WCXB page type weighs the same within its set (``train_learned --balance-types``)."""
+    ``balance_types``: each WCXB page type weighs the same within its set (``train_learned --balance-types``);
+    ``host_share``: only that share of wcxb-dev's hosts trains (:func:`sampled_hosts`)."""
+    kept = sampled_hosts(host_share) if host_share < 1 else None
     def rows_of(blocks, title, tv, head):
         rows = page_features(blocks, title, tv, head)
         return rows if extra is None else np.hstack([rows, extra(blocks).astype(np.float32)])
@@ -312,7 +334,8 @@ def retrain(data, splits: list[str], extra, balance_types: bool = False, seed: i
     out = {}
     for held in splits:
         t0 = time.perf_counter()
-        chosen = {s: [p for p in pages if p.split != held] for s, pages in data.items()}
+        chosen = {s: [p for p in pages if p.split != held and (kept is None or s != "wcxb-dev" or p.name in kept)]
+                  for s, pages in data.items()}
         chosen = {s: ps for s, ps in chosen.items() if ps}
         pages = [p for ps in chosen.values() for p in ps]
         tv = TokenVocab(TL.choose_vocab(pages, 100, 10))
