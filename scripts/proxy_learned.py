@@ -14,6 +14,7 @@ full ``eval-cleaning`` run.
     scripts/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
     scripts/proxy_learned.py report c.pkl d.pkl --bag   # the held-out models bagged with those (margins averaged)
     scripts/proxy_learned.py reach                      # how much of the gold the page's blocks hold at all
+    scripts/proxy_learned.py labels                     # the score of keeping exactly the blocks labelled content
     scripts/proxy_learned.py headings                   # kept words under a proxy_tries.SECTION_WORDS heading
 
 Pages: ``train_learned.py``'s cache (both views: as is, after the hint rule). Every page is scored by the model
@@ -174,7 +175,8 @@ def objective(rows, f: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=["base", "smooth", "islands", "stack", "columns", "report", "reach", "headings"])
+    ap.add_argument("what", choices=["base", "smooth", "islands", "stack", "columns", "report", "reach", "labels",
+                                     "headings"])
     ap.add_argument("args", nargs="*", help="columns: MOD:FN; report: the pickles `columns` wrote")
     ap.add_argument("--cache", type=Path, default=Path("build/learned/cache.pkl"))
     ap.add_argument("--models", type=Path, default=Path("build/learned/loso"))
@@ -227,6 +229,10 @@ def main() -> int:
         summary(rows, {"held-out models": base})
     elif a.what == "reach":
         reach(rows, views)
+    elif a.what == "labels":  # the training labels as a cleaner: the ceiling of a model that learns them all
+        labels = {(s, p.name): p.views for s, ps in data.items() for p in ps}
+        summary(rows, {"held-out models": base, "the labelled blocks": np.array(
+            [v.f1(np.asarray(labels[(r[0], r[1])][a.view][2], dtype=bool)) for r, v in zip(rows, views)])})
     elif a.what == "headings":
         headings(rows, views, data, a.view)
     elif a.what == "stack":
