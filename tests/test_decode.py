@@ -34,7 +34,7 @@ def test_mislabelled_header_falls_back_to_meta_then_detector():
 
 def test_unknown_label_is_ignored():
     text, codec, source = decode_payload("<p>hello wörld</p>".encode("utf-8"), "text/html; charset=x-bogus-42")
-    assert "wörld" in text and source in ("meta", "valid-utf-8", "detector")
+    assert "wörld" in text and source == "valid-utf-8"
 
 
 def test_undeclared_utf8_is_read_as_utf8_when_its_first_64_kib_are_ascii():
@@ -43,6 +43,23 @@ def test_undeclared_utf8_is_read_as_utf8_when_its_first_64_kib_are_ascii():
            "<body><p>Kupplungssatz für Iveco – 355,58 €</p></body></html>").encode("utf-8")
     text, codec, source = decode_payload(raw, "text/html")
     assert (codec, source) == ("utf-8", "valid-utf-8") and "für Iveco – 355,58 €" in text
+
+
+def test_a_declared_charset_that_fails_falls_to_the_utf8_check():
+    raw = "<html><head><meta charset='shift_jis'></head><body>für</body></html>".encode("utf-8")
+    assert decode_payload(raw, "text/html")[1:] == ("shift_jis", "meta")  # it decodes: the declaration wins
+    raw = "<html><head><meta charset='iso-2022-jp'></head><body>für</body></html>".encode("utf-8")
+    text, codec, source = decode_payload(raw, "text/html")  # a 7-bit charset cannot read the UTF-8 bytes
+    assert (codec, source) == ("utf-8", "valid-utf-8") and "für" in text
+
+
+def test_pure_ascii_without_a_charset_is_utf8_and_its_page_keeps_the_noscript_answer():
+    raw = b"<html><body><noscript><p>Enable scripts.</p></noscript><p>plain ascii</p></body></html>"
+    assert decode_payload(raw, "text/html")[1:] == ("utf-8", "valid-utf-8")
+    step = Decode()
+    doc = run(step, [Document(id="a", content_type="text/html", raw=raw)])[0]
+    assert doc.encoding == "utf-8" and doc.meta["noscript"] is True and doc.raw is None
+    assert step.stats.counts["decode.charset_from.valid-utf-8"] == 1
 
 
 def test_not_utf8_still_goes_to_the_detector_and_its_fallback():

@@ -13,8 +13,9 @@ of lxml, and both readability-lxml (0.9) and jusText import it.
 
 Decoding: resiliparse gets the bytes and detects the charset itself, as its
 docs show. Every other peer gets a ``str`` decoded with webprune's own
-``decode_payload(b, "text/html")`` (BOM, ``<meta charset>``, then resiliparse's
-detector; a mislabelled declaration falls through to the next candidate), so all
+``decode_payload(b, "text/html")`` (BOM, ``<meta charset>``, UTF-8 if the bytes are
+valid UTF-8, then resiliparse's detector; a mislabelled declaration falls through
+to the next candidate), so all
 str-based peers see the same Unicode the webprune pipeline sees. Decoding is
 part of each call, as it is part of webprune's pipeline.
 

@@ -2,13 +2,14 @@
 
 Payloads are sniffed first: binary formats (PDF, images, archives ...) served as
 HTML are skipped as ``binary``. Charset order: byte-order mark, HTTP ``Content-Type``
-charset, ``<meta charset>`` (or ``http-equiv``) in the first 4 KiB, then UTF-8 when the whole
-payload is valid UTF-8, then resiliparse's detector. Labels are mapped with the WHATWG table
-(``iso-8859-1`` means windows-1252, as browsers do). A UTF-16 label without a byte-order mark is used only when the
-bytes can be UTF-16 (WHATWG: a ``<meta>`` that says UTF-16 means UTF-8; the markup
-was readable as ASCII). A declared charset that does not decode strictly is treated
-as a mislabel and the next candidate is tried; only the last resort decodes with
-replacement.
+charset, ``<meta charset>`` (or ``http-equiv``) in the first 4 KiB, UTF-8 when the
+whole payload is valid UTF-8, then resiliparse's detector. Labels are mapped with the
+WHATWG table (``iso-8859-1`` means windows-1252, as browsers do). A UTF-16 label
+without a byte-order mark is used only when the bytes can be UTF-16 (WHATWG: a
+``<meta>`` that says UTF-16 means UTF-8; the markup was readable as ASCII). A
+declared charset that does not decode strictly is treated as a mislabel and the next
+candidate is tried. When nothing decodes strictly, the first charset the page
+declared (else the detector's) decodes with replacement.
 """
 from __future__ import annotations
 
