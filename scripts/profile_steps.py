@@ -202,7 +202,7 @@ def t_each(fn, items) -> float:
 def probe_decode(docs) -> list[tuple[str, float, str]]:
     from resiliparse.parse.encoding import detect_encoding
 
-    from preprocess.steps.decode import decode_payload
+    from preprocess.steps.decode import DETECTOR_BYTES, decode_payload
 
     t = td = tdec = t_all = 0.0
     by_src: dict[str, int] = {}
@@ -214,7 +214,7 @@ def probe_decode(docs) -> list[tuple[str, float, str]]:
         c1 = clock()
         raw.decode(codec, errors="replace")
         c2 = clock()
-        detect_encoding(raw[:65536])
+        detect_encoding(raw[:DETECTOR_BYTES])
         c3 = clock()
         t, tdec, t_all = t + c1 - c0, tdec + c2 - c1, t_all + c3 - c2
         if src.startswith("detector"):

@@ -80,6 +80,8 @@ def test_real_undeclared_utf8_page_keeps_its_umlauts():
     text, codec, source = decode_payload(page.raw(), "text/html")
     assert (codec, source) == ("utf-8", "valid-utf-8")
     assert "Kupplungsset für Iveco" in text and "fÃ¼r" not in text
+    before = decode_payload(page.raw(), "text/html", utf8_check=False)  # the order before the check
+    assert before[1:] == ("cp1252", "detector") and "Kupplungsset fÃ¼r Iveco" in before[0]
 
 
 @pytest.mark.parametrize("ctype,payload,reason", [

@@ -33,6 +33,7 @@ _META_CHARSET = re.compile(rb"<meta[^>]{0,300}?charset\s*=\s*[\"']?\s*([A-Za-z0-
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.+-]{1,40})", re.I)
 _HTML_SNIFF = re.compile(rb"<(!doctype\s+html|html|head|body|title|meta|div|p|table|a\s)[\s>/]", re.I)
 UTF8_PROBE = "valid-utf-8"  # the source name of the undeclared-UTF-8 candidate
+DETECTOR_BYTES = 65536  # how much of the payload resiliparse's detector reads
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
@@ -92,8 +93,9 @@ def _codec(label: str | None) -> str | None:
         return None
 
 
-def charset_candidates(payload: bytes, content_type: str) -> Iterator[tuple[str, str]]:
-    """(source, codec) pairs in the order they are tried; the detector only runs when reached."""
+def charset_candidates(payload: bytes, content_type: str, utf8_check: bool = True) -> Iterator[tuple[str, str]]:
+    """(source, codec) pairs in the order they are tried; the detector only runs when reached. ``utf8_check``
+    off: the order before the UTF-8 check (``scripts/charset_check.py`` counts what the check changes)."""
     for bom, name in _BOMS:
         if payload.startswith(bom):
             yield "bom", name
@@ -106,14 +108,15 @@ def charset_candidates(payload: bytes, content_type: str) -> Iterator[tuple[str,
     # no declared charset decodes: valid UTF-8 is UTF-8 (a single-byte codec reads its multibyte sequences as
     # mojibake, "fÃ¼r"; other text is valid UTF-8 only by chance). The detector reads 64 KiB of a page whose
     # non-ASCII bytes may all come later.
-    yield UTF8_PROBE, "utf-8"
-    yield "detector", _codec(detect_encoding(payload[:65536])) or "utf-8"
+    if utf8_check:
+        yield UTF8_PROBE, "utf-8"
+    yield "detector", _codec(detect_encoding(payload[:DETECTOR_BYTES])) or "utf-8"
 
 
-def decode_payload(payload: bytes, content_type: str = "") -> tuple[str, str, str]:
+def decode_payload(payload: bytes, content_type: str = "", utf8_check: bool = True) -> tuple[str, str, str]:
     """Return (text, codec, source); source is bom/header/meta/valid-utf-8/detector or '<x>+replace'."""
     first, failed = None, set()
-    for source, name in charset_candidates(payload, content_type):
+    for source, name in charset_candidates(payload, content_type, utf8_check):
         if source != UTF8_PROBE:  # the replacement fallback is a charset the page or the detector named
             first = first or (source, name)
         if name in failed:
