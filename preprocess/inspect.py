@@ -32,6 +32,8 @@ def inspect_unit(sample: int | None, unit: WorkUnit, progress=None) -> dict:
     def observe(kind=None, length=None, url=None, id_header=None, status=None, content_type=None, payload=None):
         if kind is not None:
             counts["records"][kind] += 1
+            if id_header is None:  # a record whose head could not be read (the reader's ``unreadable (reason)``)
+                return
             counts["id_header"][id_header] += 1
             try:
                 host = (urlsplit(url.strip().strip("<>")).hostname or "") if url else ""
@@ -52,9 +54,9 @@ def inspect_unit(sample: int | None, unit: WorkUnit, progress=None) -> dict:
     docs = read_source(unit.source, stats, observe=observe)
     for _ in itertools.islice(docs, sample) if sample else docs:
         pass
-    failed = stats.group("failed")
-    for reason, n in failed.items():
-        counts["records"][f"unreadable ({reason})"] += n
+    if unit.source.kind != "warc":  # archives tell each unreadable record as they meet it
+        for reason, n in stats.group("failed").items():
+            counts["records"][f"unreadable ({reason})"] += n
     return {f: dict(c) for f, c in counts.items()}
 
 

@@ -40,8 +40,7 @@ class Archive(Framer):
 
     def __init__(self, raw, name: str, uri: str, stats: Stats, max_bytes: int, arc: bool, observe=None,
                  reopen=None):
-        super().__init__(raw, name, uri, stats, max_bytes, arc, reopen)
-        self.observe = observe  # called with the facts of each record (webprune inspect)
+        super().__init__(raw, name, uri, stats, max_bytes, arc, reopen, observe)
 
     # -- records ---------------------------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Document]:
@@ -51,9 +50,10 @@ class Archive(Framer):
             head = self._buffered_head() if fast else None
             if head is None:
                 pos = self.s.tell()
-                line = self.s.readline()
-                while line and not line.strip():  # blank lines between records
-                    pos, line = self.s.tell(), self.s.readline()
+                line = self.s.readline(members=self.members_are_records)
+                while line and not line.strip():  # blank lines between records (a member's own stay its record's)
+                    pos = pos if self._member_start(pos) and not self.s.at_member_start() else self.s.tell()
+                    line = self.s.readline(members=self.members_are_records)
             else:
                 pos, headers = head
             self._claim_gaps(pos)
@@ -103,6 +103,10 @@ class Archive(Framer):
         if found is None:
             return None
         blank, head = found
+        at = self.s.tell()
+        if self.members_are_records and (self.s.starts_in(at + 1, at + blank)
+                                         or self.s.starts_in(at + blank + 1, at + blank + len(head))):
+            return None  # blank lines or a head that a gzip member starts inside: read line by line
         end = head.find(b"\n") + 1
         if not (head.startswith(b"WARC/") and head[:end].rstrip()[5:6].isdigit()):
             return None
@@ -112,10 +116,15 @@ class Archive(Framer):
         headers = {}
         for line in fields.decode("ascii").split("\n"):
             _add_field(headers, line)
+        start = self.s.tell()
         self.s.skip(blank)
-        pos = self.s.tell()
+        pos = start if blank and self._member_start(start) else self.s.tell()
         self.s.skip(len(head))
         return pos, headers
+
+    def _member_start(self, pos: int) -> bool:
+        """Whether ``pos`` starts a gzip member while members are records: blank lines there are its record's."""
+        return self.members_are_records and self.s.raw_offset(pos) is not None
 
     def _warc_record(self, pos: int, line: bytes) -> Document | None:
         if not (line.startswith(b"WARC/") and line.rstrip()[5:6].isdigit()):
@@ -125,7 +134,9 @@ class Archive(Framer):
             raise _Skip("corrupt", f"no WARC/ version line but {line[:60]!r}", resync=True, counted=False)
         headers, size = {}, 0
         while True:
-            h = self.s.readline()
+            if self.members_are_records and self.s.at_member_start():  # the next record's member
+                raise _Skip("bad_headers", "WARC headers without an end before the next gzip member")
+            h = self.s.readline(members=self.members_are_records)
             size += len(h)
             if not h or size > MAX_HEADER_BYTES:
                 raise _Skip("bad_headers", "WARC headers without an end", resync=True)
@@ -144,6 +155,7 @@ class Archive(Framer):
         except ValueError:
             raise _Skip("bad_headers", f"Content-Length {headers.get('content-length')!r} is not a length",
                         resync=True) from None
+        self.record_at(pos)
         block, missing = self._block(pos, length, headers)
         rid = self._id(headers, pos)
         if self.observe:
@@ -215,6 +227,7 @@ class Archive(Framer):
         if self.observe:
             self.observe(kind="arc_filedesc" if url.startswith("filedesc:") else "arc_record", length=length, url=url,
                          id_header="offset")
+        self.record_at(pos)
         block, missing = self._block(pos, length)
         rid = f"{self.name}:{self.s.raw_offset(pos) if self.s.raw_offset(pos) is not None else pos}"
         self.stats.update("records")

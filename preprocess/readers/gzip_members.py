@@ -14,6 +14,8 @@ except ImportError:  # pragma: no cover
 
 CHUNK = 1 << 20
 MAX_HEADER = 1 << 16    # a gzip header (with its name, comment and extra field) longer than this is not one
+KEEP = 32 << 20         # raw bytes of the member being read kept for a rescan should it fail (a whole-file member
+                        # grows past this and is not kept: nothing follows it to be swallowed)
 GZIP_MAGIC = b"\x1f\x8b\x08"
 
 
@@ -23,6 +25,8 @@ class Member:
     pos: int                  # decompressed position of its first byte
     end: int | None = None    # decompressed end, once reached
     status: str = "open"      # open | ok | crc | error | truncated
+    last_size: int | None = None  # truncated: the file's last 4 bytes as a trailer's size field (a damaged
+                                  # member that ran to the end of the file still ends with its trailer)
 
 
 @dataclass
@@ -100,10 +104,13 @@ def inflate_member(read, start: bytes = b"") -> str:
 
 
 class RawBuffer:
-    """Raw bytes read but not yet used, consumed by moving an offset (never by copying what is left)."""
+    """Raw bytes read but not yet used, consumed by moving an offset (never by copying what is left). Bytes from
+    ``mark`` on (a raw offset) are kept after they are consumed, up to :data:`KEEP` of them, so that reading can
+    go back there (:meth:`rewind`)."""
 
     def __init__(self, raw):
         self.raw, self.data, self.off, self.pos, self.eof = raw, b"", 0, 0, False  # pos: raw offset of data[off]
+        self.mark: int | None = None
 
     def __len__(self) -> int:
         return len(self.data) - self.off
@@ -117,8 +124,37 @@ class RawBuffer:
             if not more:
                 self.eof = True
                 return False
-            self.data, self.off = self.data[self.off:] + more, 0
+            keep = self.off
+            if self.mark is not None:
+                back = self.pos - self.mark
+                if back > KEEP or back > self.off:
+                    self.mark = None
+                else:
+                    keep -= back
+            self.data, self.off = self.data[keep:] + more, self.off - keep
         return True
+
+    def held(self, start: int) -> bool:
+        """Whether raw offset ``start`` (at or before ``pos``) is still held."""
+        return self.pos - self.off <= start <= self.pos
+
+    def rewind(self, to: int) -> None:
+        """Go back to raw offset ``to``, which :meth:`held` says is still here."""
+        self.off -= self.pos - to
+        self.pos = to
+
+    def bytes_at(self, start: int):
+        """A ``read(n)`` over the raw bytes from raw offset ``start`` (held, or not read yet), consuming nothing."""
+        at = start
+
+        def read(n: int) -> bytes:
+            nonlocal at
+            i = at - self.pos
+            self.need(i + n)
+            out = self.get(i, i + n)
+            at += len(out)
+            return out
+        return read
 
     def get(self, i: int, j: int) -> bytes:
         return self.data[self.off + i:self.off + j]

@@ -12,6 +12,12 @@ fails its check still yields every byte it holds, flagged:
   members. Reading goes on at the next *valid* member (a gzip header that inflates), so one bad member never
   costs its neighbours, and a stray magic number inside compressed bytes is not taken for a member.
 
+A damaged member's deflate data can go on "inflating" into the raw bytes of the members after it (zeros and
+flipped bits are often valid deflate codes) until it errs, ends with a bad CRC or reaches the end of the file.
+So when a member fails, its raw bytes (kept while it is read) are searched for a member that starts inside them
+and inflates whole with a good CRC: reading goes back there (:meth:`MemberStream._swallowed`), and the members
+it passed over that do not inflate are records lost (one each).
+
 :meth:`MemberStream.verify` checks a member that is still being read (one gzip member for a whole file of
 records) by inflating it to its end from a second handle on the file, so a record is never trusted before its
 member's check is known. Decompression is streamed: memory stays bounded whatever the file.
@@ -94,6 +100,7 @@ class MemberStream(MemberIndex):
         self.member = Member(raw.pos, self.decomp_end)
         self.members.append(self.member)
         self._starts.append(self.decomp_end)
+        raw.mark = raw.pos  # kept while it is read: a rescan if it fails (_swallowed)
         raw.consume(n)
         self.dec, self.crc, self.size = zlib.decompressobj(-zlib.MAX_WBITS), 0, 0
         return True
@@ -108,10 +115,65 @@ class MemberStream(MemberIndex):
             n = None
         return n
 
-    def _end_member(self, status: str) -> None:
-        self.member.status, self.member.end = status, self.decomp_end
-        self._verified[self.member.raw_start] = status
+    def _end_member(self, status: str, read_to: int | None = None, error: str = "") -> bool:
+        """End the member being read with ``status``. A failed one whose raw bytes (to ``read_to``, else to where
+        reading is) hold an intact member it swallowed goes back there and returns True: it is damaged (status
+        ``error``), a gap holds the members passed over, and the stream reads on from that member."""
+        failed = self.member
         self.member, self.dec = None, None
+        found = None if status == "ok" else self._swallowed(failed, self.raw.pos if read_to is None else read_to)
+        self.raw.mark = None
+        if found is not None and status == "truncated":  # it ran into other members: damaged, not cut short
+            status = "error"
+        failed.status, failed.end = status, self.decomp_end
+        self._verified[failed.raw_start] = status
+        if found is None:
+            if status in ("crc", "truncated") and failed.end == failed.pos:  # no byte to frame: a record lost
+                # (a member that errs gets its gap where reading skips to the next member)
+                self.gaps.append(Gap(self.decomp_end, failed.raw_start, self.raw.pos,
+                                     error or f"corrupt gzip member ({status}) that inflates to nothing"))
+            return False
+        at, broken = found
+        self.raw.rewind(at)
+        if broken or status == "error":  # the failed member's own record stands for the gap; broken: more lost
+            self.gaps.append(Gap(self.decomp_end, failed.raw_start, at, error or f"corrupt gzip member ({status})",
+                                 True, broken))
+        return True
+
+    def _last_size(self) -> int | None:
+        """The file's last 4 bytes (its end reached) read as a gzip trailer's size field."""
+        data = self.raw.data
+        return struct.unpack_from("<I", data, len(data) - 4)[0] if len(data) >= 4 else None
+
+    def damaged(self, member: Member) -> None:
+        """``member`` is known to be damaged (a reader's finding): status ``error``."""
+        member.status = self._verified[member.raw_start] = "error"
+
+    def _swallowed(self, failed: Member, read_to: int) -> tuple[int, int] | None:
+        """(raw offset, broken members before it) of the first member that starts inside the raw bytes ``failed``
+        was inflated from (to ``read_to``) and inflates whole with a good CRC; None when there is none, or when
+        those bytes are no longer kept."""
+        raw = self.raw
+        if raw.mark != failed.raw_start or not raw.held(failed.raw_start + 1):
+            return None
+        base = raw.pos - raw.off  # raw offset of raw.data[0]
+        broken, k = 0, failed.raw_start + 1 - base
+        while True:
+            k = raw.data.find(GZIP_MAGIC, k)
+            if k < 0 or base + k >= read_to:
+                return None
+            try:
+                header = header_length(raw.data[k:k + MAX_HEADER])
+            except ValueError:
+                header = None
+            if header is not None:
+                at = base + k
+                if inflate_member(raw.bytes_at(at)) == "ok":
+                    return at, broken
+                broken += 1  # a member of its own that does not inflate: a record lost
+                base = raw.pos - raw.off  # reading it may have moved the buffer
+                k = at - base
+            k += 1
 
     def _skip_to_member(self, start: int, error: str, is_member: bool) -> bool:
         """Go on from the first valid member at raw offset >= ``start``, noting a gap (with the broken members
@@ -168,16 +230,18 @@ class MemberStream(MemberIndex):
                     self._emit(self.dec.flush())
                 except zlib.error:
                     pass
+                self.member.last_size = self._last_size()
+                if self._end_member("truncated"):
+                    continue
                 self.truncated_member = True
-                self._end_member("truncated")
                 return False
             data = raw.view(0, FEED)
             try:
                 out = self.dec.decompress(data)
             except zlib.error as exc:
                 failed = self.member
-                self._end_member("error")
-                self._skip_to_member(max(failed.raw_start + 1, raw.pos), f"corrupt gzip member: {exc}", True)
+                if not self._end_member("error", raw.pos + len(data), f"corrupt gzip member: {exc}"):
+                    self._skip_to_member(max(failed.raw_start + 1, raw.pos), f"corrupt gzip member: {exc}", True)
                 return True
             self.crc, self.size = zlib.crc32(out, self.crc), self.size + len(out)
             self._emit(out)
@@ -188,9 +252,11 @@ class MemberStream(MemberIndex):
                 continue
             raw.consume(len(data) - len(self.dec.unused_data))
             if not raw.need(8):
-                self.truncated_member = True
-                self._end_member("truncated")
+                self.member.last_size = self._last_size()
                 raw.consume(len(raw))
+                if self._end_member("truncated"):
+                    continue
+                self.truncated_member = True
                 return bool(out)
             want = _TRAILER.unpack_from(raw.data, raw.off)
             raw.consume(8)
@@ -230,20 +296,30 @@ class MemberStream(MemberIndex):
         while self._avail() < n and self._fill():
             pass
 
-    def readline(self, limit: int = 1 << 16) -> bytes:
-        """One line (with its newline) of at most ``limit`` bytes; b"" at the end."""
+    def readline(self, limit: int = 1 << 16, members: bool = False) -> bytes:
+        """One line (with its newline) of at most ``limit`` bytes; b"" at the end. With ``members``, a line
+        also ends where a gzip member starts (a record's head never runs into the next member's)."""
         start = self.head
         while True:
             i = self.buf.find(b"\n", start, self.head + limit)
             if i >= 0:
-                return self._take(i + 1 - self.head)
+                return self._take(self._to_member(i + 1 - self.head) if members else i + 1 - self.head)
             if self._avail() >= limit:
-                return self._take(limit)
+                return self._take(self._to_member(limit) if members else limit)
             avail = self._avail()
             self._ensure(avail + 1)
             if self._avail() == avail:
-                return self._take(avail)
+                return self._take(self._to_member(avail) if members else avail)
             start = self.head + avail
+
+    def _to_member(self, n: int) -> int:
+        """``n``, or fewer: up to the first gzip member that starts after the next byte and within ``n``."""
+        starts = self.starts_in(self.pos + 1, self.pos + n)
+        return starts[0] - self.pos if starts else n
+
+    def at_member_start(self) -> bool:
+        self._ensure(1)  # a member that starts here is started once its first byte is
+        return self.raw_offset(self.pos) is not None
 
     def read(self, n: int) -> bytes:
         self._ensure(n)
