@@ -26,6 +26,7 @@ import threading
 import pyarrow.fs as pafs
 from isal import igzip
 
+from preprocess.ids import json_text
 from preprocess.owned import RECORD, OwnedFiles, temporary_name as _tmp
 from preprocess.sources import filesystem, join
 
@@ -84,7 +85,7 @@ class OutputDir:
         self.fs.move(tmp, final)
 
     def write_json(self, data, *parts: str) -> None:
-        self.write_bytes((json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"), *parts)
+        self.write_bytes((json_text(data, indent=1) + "\n").encode("utf-8"), *parts)
 
     def read_json(self, *parts: str):
         try:

@@ -20,7 +20,7 @@ import pyarrow.fs as pafs
 
 from preprocess.claim import prepare, remove_stale
 from preprocess.executor import Failure, make_executor
-from preprocess.ids import CENSUS, needs_census
+from preprocess.ids import CENSUS, needs_census, safe_id
 from preprocess.interrupt import SigtermInterrupts, stop_ray
 from preprocess.learning import learn
 from preprocess.lock import OutputLock, new_run_id
@@ -62,7 +62,7 @@ def _failed_unit(unit: WorkUnit, failure: Failure, executor, job: Job) -> UnitRe
         from preprocess.work import write_ledger
 
         write_ledger(OutputDir(job.output), unit.index,
-                     [(f"@{unit.source.filename}#{k}", f"failed.{failure.reason}") for k in range(n)])
+                     [(safe_id(f"@{unit.source.filename}#{k}"), f"failed.{failure.reason}") for k in range(n)])
     log.error("%s failed on every retry (%s); its %s records are counted as failed.%s", unit.source.uri,
               failure.message, n if isinstance(counted, int) else "unknown number of", failure.reason)
     return UnitResult(unit.index, unit.key, None, 0, 0, stats.to_state(), error=failure.message)

@@ -35,6 +35,18 @@ def join(base: str, *parts: str) -> str:
     return "/".join([base.rstrip("/"), *parts])
 
 
+def open_input(fs: pafs.FileSystem, path: str):
+    """A binary input stream of ``path`` (seekable for local files). A local name that is not UTF-8 (a
+    surrogate escape in ``path``, which pyarrow cannot pass on) is opened by Python itself."""
+    if not isinstance(fs, pafs.LocalFileSystem):
+        return fs.open_input_stream(path)
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return open(path, "rb")
+    return fs.open_input_file(path)
+
+
 @dataclass(frozen=True)
 class Source:
     """One input: kind warc | tar | htmldir, its URI (or absolute local path), size and mtime. An htmldir holds
@@ -68,7 +80,7 @@ class Source:
     def open(self):
         """A binary input stream (seekable for local files)."""
         fs, path = filesystem(self.uri)
-        return fs.open_input_file(path) if isinstance(fs, pafs.LocalFileSystem) else fs.open_input_stream(path)
+        return open_input(fs, path)
 
 
 def _uri(fs: pafs.FileSystem, path: str, like: str) -> str:
@@ -87,8 +99,34 @@ def _kind(name: str) -> str | None:
     return None
 
 
-def _mtime(info: pafs.FileInfo) -> int:
-    return int(info.mtime_ns or 0) if info.mtime is not None else 0
+def _mtime(info) -> int:
+    return int(info.mtime_ns or 0) if info.mtime_ns is not None else 0
+
+
+@dataclass(frozen=True)
+class _LocalInfo:
+    """What discovery reads of a local path pyarrow cannot name (not UTF-8): pyarrow.fs.FileInfo's fields."""
+
+    type: pafs.FileType
+    base_name: str
+    size: int | None
+    mtime_ns: int | None
+
+
+def _info(fs: pafs.FileSystem, path: str):
+    """``fs.get_file_info(path)``; a local path that is not UTF-8 is looked at by ``os.stat``."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        if not isinstance(fs, pafs.LocalFileSystem):
+            raise
+        try:
+            st = os.stat(path)
+        except OSError:
+            return _LocalInfo(pafs.FileType.NotFound, os.path.basename(path), None, None)
+        kind = pafs.FileType.Directory if stat.S_ISDIR(st.st_mode) else pafs.FileType.File
+        return _LocalInfo(kind, os.path.basename(path), st.st_size, st.st_mtime_ns)
+    return fs.get_file_info(path)
 
 
 @dataclass(frozen=True)
@@ -175,7 +213,7 @@ def discover(inputs: list[str], found: dict | None = None) -> list[Source]:
 
     for item in map(str, inputs):
         fs, path = filesystem(item)
-        info = fs.get_file_info(path)
+        info = _info(fs, path)
         if info.type == pafs.FileType.Directory:
             members, html_bytes, ignored = [], 0, []
             for f in _listing(fs, path, found):

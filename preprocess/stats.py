@@ -111,7 +111,9 @@ class Stats:
     def write(self, path: Path, extra: dict | None = None) -> None:
         data = self.to_dict() | (extra or {})
         tmp = Path(str(path) + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        from preprocess.ids import json_text
+
+        tmp.write_text(json_text(data, indent=2) + "\n", encoding="utf-8")
         tmp.replace(path)
 
 

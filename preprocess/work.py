@@ -166,8 +166,8 @@ def _clean(job: Job, unit: WorkUnit, out: OutputDir, pipe: Pipeline, guard: Atte
 def write_ledger(out: OutputDir, index: int, ledger: list[tuple[str, str]]) -> None:
     import gzip
 
-    text = "".join(f"{rid}\t{outcome}\n" for rid, outcome in ledger)
-    out.write_bytes(gzip.compress(text.encode("utf-8", "surrogatepass"), mtime=0), "outcomes", f"{index:05d}.tsv.gz")
+    text = "".join(f"{rid}\t{outcome}\n" for rid, outcome in ledger)  # ids hold no tab or newline (ids.safe_id)
+    out.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0), "outcomes", f"{index:05d}.tsv.gz")
 
 
 def _node() -> str:

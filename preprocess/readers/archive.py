@@ -10,7 +10,10 @@ to the next header; a gzip member that stops inflating costs the records it cut 
 record cut short by the end of the file keeps what it holds (``read.truncated_records``).
 
 Ids: ``WARC-TREC-ID`` (ClueWeb09/12), ``ClueWeb22-ID``, ``WARC-Record-ID``; ARC records and records without
-any id get ``FILE:OFFSET`` (the raw offset of their gzip member, or their byte offset), stable across runs.
+any id get ``FILE:OFFSET`` (the raw offset of their gzip member, or their byte offset), stable across runs; each
+made safe by :func:`preprocess.ids.safe_id`. Header fields folded over several lines (a line starting with a
+space or tab) are one value, joined by a space; an id header's bytes that are not UTF-8 are kept as they are
+(into the id's ``%XX``), other fields' become U+FFFD.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import re
 from typing import Iterator
 
 from preprocess.document import Document
+from preprocess.ids import escaped
 from preprocess.readers import digest
 from preprocess.readers.framer import PEEK, Framer
 from preprocess.readers.framing import damaged_header, next_start
@@ -113,9 +117,9 @@ class Archive(Framer):
         fields = head[end:-2]
         if not fields.isascii() or _BLANK_LINE.search(head, end - 1, len(head) - 2):
             return None
-        headers = {}
+        headers, last = {}, None
         for line in fields.decode("ascii").split("\n"):
-            _add_field(headers, line)
+            last = _add_field(headers, line, last)
         start = self.s.tell()
         self.s.skip(blank)
         pos = start if blank and self._member_start(start) else self.s.tell()
@@ -132,7 +136,7 @@ class Archive(Framer):
             look = look[:self._record_in(look, pos, 1, next_start) or len(look)]  # up to the next sound record
             self._headed = damaged_header(b"\r\n\r\n" + look, False)
             raise _Skip("corrupt", f"no WARC/ version line but {line[:60]!r}", resync=True, counted=False)
-        headers, size = {}, 0
+        headers, size, last = {}, 0, None
         while True:
             if self.members_are_records and self.s.at_member_start():  # the next record's member
                 raise _Skip("bad_headers", "WARC headers without an end before the next gzip member")
@@ -142,7 +146,7 @@ class Archive(Framer):
                 raise _Skip("bad_headers", "WARC headers without an end", resync=True)
             if not h.strip():
                 break
-            _add_field(headers, h.decode("utf-8", "replace"))
+            last = _add_field(headers, h.decode("utf-8", "surrogateescape"), last)
         return self._warc_fields(pos, headers)
 
     def _warc_fields(self, pos: int, headers: dict) -> Document | None:
@@ -157,7 +161,7 @@ class Archive(Framer):
                         resync=True) from None
         self.record_at(pos)
         block, missing = self._block(pos, length, headers)
-        rid = self._id(headers, pos)
+        rid, fields = self._id(headers, pos)
         if self.observe:
             self.observe(kind=kind or "?", length=length, url=headers.get("warc-target-uri", ""),
                          id_header=next((h for h in ID_HEADERS if headers.get(h)), "offset"))
@@ -185,10 +189,10 @@ class Archive(Framer):
         if kind == "conversion":  # WET: text already extracted, pruned without a DOM (preprocess/steps/text.py)
             return Document(id=rid, url=headers.get("warc-target-uri", "").strip().strip("<>"), source=self.uri,
                             content_type=headers.get("content-type", "text/plain"), raw=block,
-                            meta={TEXT_ONLY: True})
-        return self._document(rid, headers.get("warc-target-uri", ""), block, pos)
+                            fields=fields, meta={TEXT_ONLY: True})
+        return self._document(rid, headers.get("warc-target-uri", ""), block, pos, fields)
 
-    def _document(self, rid: str, url: str, block: bytes, pos: int) -> Document | None:
+    def _document(self, rid: str, url: str, block: bytes, pos: int, fields: dict) -> Document | None:
         try:
             status, ctype, body = payload(block, self.stats.update, self.max_bytes + 1)
         except BadHttp as exc:
@@ -198,7 +202,8 @@ class Archive(Framer):
             self.stats.update(f"read.http_status.{status // 100}xx")
         if self.observe:
             self.observe(status=status, content_type=ctype, payload=len(body))
-        return Document(id=rid, url=url.strip().strip("<>"), source=self.uri, content_type=ctype, raw=body)
+        return Document(id=rid, url=url.strip().strip("<>"), source=self.uri, content_type=ctype, raw=body,
+                        fields=fields)
 
     def _truncated(self, rid: str, pos: int, missing: int, length: int) -> None:
         self.stats.update("read.truncated_records")
@@ -207,11 +212,18 @@ class Archive(Framer):
         log.debug("%s: record %s at %s ends %d bytes early (file truncated?); its partial payload is kept and "
                   "counted in read.truncated_records", self.uri, rid, self.where(pos), missing)
 
-    def _id(self, headers: dict, pos: int) -> str:
+    def _id(self, headers: dict, pos: int) -> tuple[str, dict]:
+        """The record's document id, and its fields: ``source_id`` when the id had to be made safe."""
         for h in ID_HEADERS:
             value = headers.get(h, "").strip().strip("<>")
             if value:
-                return value
+                break
+        else:
+            value = self._offset_id(pos)
+        rid, source = escaped(value, self.stats, self.uri)
+        return rid, ({"source_id": source} if source is not None else {})
+
+    def _offset_id(self, pos: int) -> str:
         return f"{self.name}:{self.s.raw_offset(pos) if self.s.raw_offset(pos) is not None else pos}"
 
     def _arc_record(self, pos: int, line: bytes) -> Document | None:
@@ -229,7 +241,8 @@ class Archive(Framer):
                          id_header="offset")
         self.record_at(pos)
         block, missing = self._block(pos, length)
-        rid = f"{self.name}:{self.s.raw_offset(pos) if self.s.raw_offset(pos) is not None else pos}"
+        rid, fields = escaped(self._offset_id(pos), self.stats, self.uri)
+        fields = {"source_id": fields} if fields is not None else {}
         self.stats.update("records")
         if self._claim_gaps(self.s.tell(), pos):
             self.stats.outcome("failed", "corrupt", rid=rid, example=f"{rid}: its gzip member is unreadable")
@@ -248,15 +261,29 @@ class Archive(Framer):
             self.stats.outcome("skipped", "too_large", rid=rid, example=f"{rid} ({self.uri}): {length} bytes > --max-bytes")
             return None
         if not block.startswith(b"HTTP/"):
-            return Document(id=rid, url=url, source=self.uri, content_type=ctype, raw=block)
-        return self._document(rid, url, block, pos)
+            return Document(id=rid, url=url, source=self.uri, content_type=ctype, raw=block, fields=fields)
+        return self._document(rid, url, block, pos, fields)
 
 
-def _add_field(headers: dict, line: str) -> None:
-    """A WARC head line ``Name: value`` into ``headers`` (name lower-cased; the first of a name stays)."""
+def _add_field(headers: dict, line: str, last: str | None) -> str | None:
+    """A WARC head line ``Name: value`` into ``headers`` (name lower-cased; the first of a name stays), or the
+    continuation of the field before it (``last``, a line starting with a space or tab). Returns the name of the
+    field a next continuation line belongs to (None: one that is not kept). Bytes that were not UTF-8 stay
+    surrogate escapes only in an id header."""
+    if line[:1] in (" ", "\t"):
+        if last is not None and line.strip():
+            headers[last] = f"{headers[last]} {line.strip()}".strip()
+        return last
     name, colon, value = line.partition(":")
-    if colon:
-        headers.setdefault(name.strip().lower(), value.strip())
+    if not colon:
+        return None
+    name = name.strip().lower()
+    if name in headers:
+        return None
+    if not value.isascii() and name not in ID_HEADERS:
+        value = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    headers[name] = value.strip()
+    return name
 
 
 def _arc_line(line: bytes) -> bool:

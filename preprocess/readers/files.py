@@ -17,8 +17,8 @@ import zlib
 from typing import Iterator
 
 from preprocess.document import Document
-from preprocess.ids import member_path, page_ids, stem
-from preprocess.sources import HTML_SUFFIXES, Source, filesystem, html_members, join
+from preprocess.ids import member_path, page_ids, safe_id, shown, stem
+from preprocess.sources import HTML_SUFFIXES, Source, filesystem, html_members, join, open_input
 from preprocess.stats import Stats
 
 log = logging.getLogger("webprune.preprocess")
@@ -55,13 +55,21 @@ def unit_page_names(src: Source) -> list[str]:
     return list(src.members or html_members(src.uri))
 
 
-def _renamed(ids: list[str], names: list[str], renames: dict | None, stats: Stats, uri: str) -> list[str]:
-    """The final ids (cross-unit renames applied); pages whose id is not their stem are counted."""
-    out = [(renames or {}).get(i, i) for i in ids]
-    for name, final in zip(names, out):
-        if final != stem(name):
+def _renamed(ids: list[str], names: list[str], renames: dict | None, stats: Stats, uri: str) -> list[tuple[str, dict]]:
+    """The final ids (cross-unit renames applied) and their fields (``source_id`` for a name that had to be made
+    safe, :mod:`preprocess.ids`); pages whose id is not their stem are counted."""
+    out = []
+    for name, i in zip(names, ids):
+        final, fields = (renames or {}).get(i, i), {}
+        if safe_id(member_path(name)) != member_path(name) or safe_id(stem(name)) != stem(name):
+            fields["source_id"] = shown(member_path(name))
+            stats.update("read.id_escaped")
+            stats.note("read.id_escaped", f"{shown(uri)}:{shown(name)!r} -> {final}")
+        if final != safe_id(stem(name)):
             stats.update("read.duplicate_id_renamed")
-            stats.note("read.duplicate_id_renamed", f"{uri}:{name} -> {final} (another page has the id {stem(name)})")
+            stats.note("read.duplicate_id_renamed", f"{shown(uri)}:{shown(name)} -> {final} (another page has the "
+                       f"id {safe_id(stem(name))})")
+        out.append((final, fields))
     return out
 
 
@@ -78,8 +86,8 @@ def _link_targets(members: list[tarfile.TarInfo]) -> set[str]:
     return wanted
 
 
-def _page(rid: str, data: bytes, source: str) -> Document:
-    return Document(id=rid, url="", source=source, content_type="text/html", raw=data)
+def _page(rid: str, data: bytes, source: str, fields: dict) -> Document:
+    return Document(id=rid, url="", source=source, content_type="text/html", raw=data, fields=dict(fields))
 
 
 def read_tar(src: Source, stats: Stats, renames: dict | None = None) -> Iterator[Document]:
@@ -114,12 +122,12 @@ def _member(tar, member: tarfile.TarInfo, src: Source, stats: Stats, ids, wanted
     if member.isdir():
         return None
     stats.update("records")
-    where = f"{src.uri}:{member.name}"
+    where, name_id = shown(f"{src.uri}:{member.name}"), safe_id(member_path(member.name))
     if member.issym():
-        stats.outcome("skipped", "symlink", example=f"{where} -> {member.linkname}", rid=member.name)
+        stats.outcome("skipped", "symlink", example=f"{where} -> {shown(member.linkname)}", rid=name_id)
         return None
     if not (member.isfile() or member.islnk()):
-        stats.outcome("skipped", "not_a_file", example=where, rid=member.name)
+        stats.outcome("skipped", "not_a_file", example=where, rid=name_id)
         return None
     page, name = _is_page(member), member_path(member.name)
     data = None
@@ -129,37 +137,37 @@ def _member(tar, member: tarfile.TarInfo, src: Source, stats: Stats, ids, wanted
         try:
             data = tar.extractfile(member).read()
         except _ERRORS as exc:
-            stats.outcome("failed", "corrupt", example=f"{where}: {type(exc).__name__}: {exc}", rid=member.name)
+            stats.outcome("failed", "corrupt", example=f"{where}: {type(exc).__name__}: {exc}", rid=name_id)
             log.warning("%s: the tar file ends inside this member (%s); counted as failed.corrupt", where, exc)
             return False
     if name in wanted and data is not None:
         kept[name] = data
     if not page:
-        stats.outcome("skipped", "non_html", example=where, rid=member.name)
+        stats.outcome("skipped", "non_html", example=where, rid=name_id)
         return None
-    rid = next(ids, None) or stem(member.name)
+    rid, fields = next(ids, None) or (safe_id(stem(member.name)), {})
     if data is None:  # a hard link whose target is not (readable) earlier in the tar
         stats.outcome("failed", "broken_link", rid=rid,
-                      example=f"{where}: a hard link to {member.linkname}, which is not earlier in the tar")
+                      example=f"{where}: a hard link to {shown(member.linkname)}, which is not earlier in the tar")
         return None
     if member.islnk():
         stats.update("read.hard_links")
-    return _page(rid, data, src.uri)
+    return _page(rid, data, src.uri, fields)
 
 
 def read_html_dir(src: Source, stats: Stats, renames: dict | None = None) -> Iterator[Document]:
     """The .html/.htm pages of a folder (listed at discovery, each file once; archives there are separate sources)."""
     fs, root = filesystem(src.uri)
     names = list(src.members or html_members(src.uri))
-    for name, rid in zip(names, _renamed(page_ids(names), names, renames, stats, src.uri)):
+    for name, (rid, fields) in zip(names, _renamed(page_ids(names), names, renames, stats, src.uri)):
         stats.update("records")
         path = join(root, name)
         try:
-            with fs.open_input_stream(path) as fh:
+            with open_input(fs, path) as fh:
                 data = fh.read()
         except OSError as exc:
-            stats.outcome("failed", "unreadable", example=f"{path}: {exc}", rid=rid)
-            log.info("%s: cannot read (%s); skipped", path, exc)
+            stats.outcome("failed", "unreadable", example=f"{shown(path)}: {exc}", rid=rid)
+            log.info("%s: cannot read (%s); skipped", shown(path), exc)
             continue
-        yield _page(rid, data, src.uri)
+        yield _page(rid, data, src.uri, fields)
 
