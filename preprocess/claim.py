@@ -37,7 +37,7 @@ def unit_files(units: list[WorkUnit], job: Job, markers: bool = False) -> list[s
     """The files the units of this plan write (markers: their attempt markers, known once learning is done)."""
     names = []
     for u in units:
-        names += [f"collection/{u.shard}", f"units/{u.entry}"]
+        names += [f"collection/{u.shard}", f"units/{u.entry}", f"ids/{u.index:05d}.bin"]
         if job.outcomes:
             names.append(f"outcomes/{u.index:05d}.tsv.gz")
         if markers:
@@ -123,12 +123,14 @@ def prepare(out: OutputDir, job: Job, units: list[WorkUnit], overwrite: bool, ap
         out.delete_own()
     out.remove_temporary(existing)
     owned.claim(names, out.files())
+    out.delete_owned([n for n in ("stats.json", "manifest.json") if n in existing])  # written again at its end:
+    # until then the folder is an unfinished run (what index checks)
     others = sorted(n for n in existing if n.startswith("collection/") and n.endswith((".json", ".jsonl", ".gz"))
                     and not owned.owns(n) and not owned.owns_temporary(n))
     if others:
         log.warning("%s/collection holds %d file(s) webprune did not write (%s); they are kept, and an index of "
                     "that folder reads them too", out.uri, len(others), ", ".join(others[:3]))
-    for folder in ("collection", "units", "work", "learned"):
+    for folder in ("collection", "units", "work", "learned", "ids"):
         out.mkdirs(folder)
     out.write_json(record, "run.json")
 
@@ -139,7 +141,7 @@ def remove_stale(out: OutputDir, units: list[WorkUnit], job: Job) -> None:
     markers = unit_files(units, job, markers=True)
     out.owned.claim(markers, out.files())
     keep = set(markers)
-    stale = [n for n in out.owned.names if n.split("/", 1)[0] in ("collection", "units", "outcomes", "work")
+    stale = [n for n in out.owned.names if n.split("/", 1)[0] in ("collection", "units", "outcomes", "work", "ids")
              and n not in keep]
     if stale:
         log.info("removing %d file(s) of units no longer planned from %s", len(stale), out.uri)

@@ -19,6 +19,7 @@ from contextlib import ExitStack
 import pyarrow.fs as pafs
 
 from preprocess.claim import prepare, remove_stale
+from preprocess.duplicates import resolve, table_name
 from preprocess.executor import Failure, make_executor
 from preprocess.ids import CENSUS, needs_census, safe_id
 from preprocess.interrupt import SigtermInterrupts, stop_ray
@@ -42,8 +43,11 @@ def _finished(out: OutputDir, unit: WorkUnit) -> UnitResult | None:
         return None
     if out.size("collection", unit.shard) != entry.get("shard_bytes"):
         return None
+    if entry.get("ids") is not None and not out.exists("ids", table_name(unit.index)):
+        return None
     return UnitResult(unit.index, unit.key, unit.shard, entry["documents"], entry["shard_bytes"], entry["stats"],
-                      entry.get("node", ""), reused=True)
+                      entry.get("node", ""), reused=True, ids=entry.get("ids"), dropped=entry.get("dropped", ""),
+                      shard_sha1=entry.get("shard_sha1", ""))
 
 
 def _failed_unit(unit: WorkUnit, failure: Failure, executor, job: Job) -> UnitResult:
@@ -66,6 +70,14 @@ def _failed_unit(unit: WorkUnit, failure: Failure, executor, job: Job) -> UnitRe
     log.error("%s failed on every retry (%s); its %s records are counted as failed.%s", unit.source.uri,
               failure.message, n if isinstance(counted, int) else "unknown number of", failure.reason)
     return UnitResult(unit.index, unit.key, None, 0, 0, stats.to_state(), error=failure.message)
+
+
+def _clean_units(units: list[WorkUnit], executor, job: Job) -> dict:
+    """Clean ``units`` again (their results by index), a unit that fails every retry counted as failed."""
+    done = {}
+    for unit, result in executor.map(clean_unit, units, shared=job):
+        done[unit.index] = _failed_unit(unit, result, executor, job) if isinstance(result, Failure) else result
+    return done
 
 
 def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = None, run: RunOptions | None = None,
@@ -142,6 +154,7 @@ def _run(out: OutputDir, sources, found: dict, job: Job, executor, passes, progr
             bar.unit_done(unit, result)
     finally:
         bar.close()
+    results = resolve(out, units, results, executor, job, lambda redo: _clean_units(redo, executor, job))
     clean_wall = time.perf_counter() - clean0
     for i in sorted(results):
         stats.merge(Stats.from_state(results[i].stats))
@@ -172,7 +185,8 @@ def _finish(out, sources, units, results, stats, job, executor, wall0, startup, 
     extra |= summaries(job.opts, stats.counts, learned)  # each step's own report (pruning: threshold, deciles)
     manifest = {"code": code_id(), "shards": [
         {"source": u.source.uri, "shard": results[u.index].shard, "documents": results[u.index].documents,
-         "bytes": results[u.index].shard_bytes} for u in units if results[u.index].shard]}
+         "bytes": results[u.index].shard_bytes, "sha1": results[u.index].shard_sha1}
+        for u in units if results[u.index].shard]}
     out.write_json(manifest, "manifest.json")
     data = stats.to_dict() | extra
     out.write_json(data, "stats.json")

@@ -138,9 +138,12 @@ class UnitResult:
     pid: int = 0                  # the worker process (recycled workers show new ones)
     reused: bool = False          # finished by an earlier run (resume)
     error: str | None = None      # the unit failed on every retry
+    ids: list | None = None       # byte offsets of the parts of its ids' table (preprocess.duplicates)
+    dropped: str = ""             # the set of copies it dropped because other units keep them ('' none)
+    shard_sha1: str = ""          # the shard's bytes (index checks the collection against them)
 
     def entry(self) -> dict:
         return {"key": self.key, "index": self.index, "shard": self.shard, "documents": self.documents,
-                "shard_bytes": self.shard_bytes, "node": self.node, "pid": self.pid,
-                "peak_rss_mb": self.peak_rss_mb,
+                "shard_bytes": self.shard_bytes, "shard_sha1": self.shard_sha1, "node": self.node, "pid": self.pid,
+                "peak_rss_mb": self.peak_rss_mb, "ids": self.ids, "dropped": self.dropped,
                 "stats": self.stats}

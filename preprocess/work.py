@@ -16,6 +16,7 @@ from typing import Iterator
 import orjson
 
 from preprocess.document import Document
+from preprocess.duplicates import UnitIds, skip_copy, table_name
 from preprocess.guard import AttemptGuard
 from preprocess.interrupt import noting_stops
 from preprocess.learned import Learned
@@ -139,25 +140,32 @@ def _clean(job: Job, unit: WorkUnit, out: OutputDir, pipe: Pipeline, guard: Atte
     """Clean the unit's records into its shard, then write its entry."""
     renames = (load_learned(job).get("page_ids") or {}).get("renamed", {}).get(str(unit.index))
     records = timed_records(read_source(unit.source, stats, job.opts.max_bytes, renames=renames), stats)
+    ids, where = UnitIds(), unit.source.uri
     for batch in guard.batches(records, job.batch_size, stats):
         t0 = time.perf_counter()
         docs = pipe.run(batch, stats)
         stats.slow(time.perf_counter() - t0, f"{batch[0].id}" + (f" +{len(batch) - 1}" if len(batch) > 1 else "")
                    + f" ({unit.source.filename})")
         with stats.timer("write"):
-            lines = [json_line(d) for d in docs]
+            firsts = [ids.add(d.id) for d in docs]
+            lines = [json_line(d) for d, first in zip(docs, firsts) if first is None]
             shard.write([line for line, _ in lines])
         stats.update("bytes_out", sum(n for _, n in lines))
-        for d in docs:
-            stats.outcome("written", rid=d.id)
+        for d, first in zip(docs, firsts):
+            if first is None:
+                stats.outcome("written", rid=d.id)
+            else:
+                skip_copy(stats, d.id, f"{where}, document {first}", where)
         report(stats)
     with stats.timer("write"):
         size = shard.commit()
+        table, parts = ids.table()
+        out.write_bytes(table, "ids", table_name(unit.index))
     report(stats, force=True)
     if stats.ledger is not None:
         write_ledger(out, unit.index, stats.ledger)
     result = UnitResult(unit.index, unit.key, unit.shard, shard.documents, size, stats.to_state(), node=_node(),
-                        pid=os.getpid(), peak_rss_mb=peak_rss_mb())
+                        pid=os.getpid(), peak_rss_mb=peak_rss_mb(), ids=parts, shard_sha1=shard.sha1)
     out.write_json(result.entry(), "units", unit.entry)
     guard.done()
     return result
