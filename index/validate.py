@@ -15,6 +15,7 @@ are only read.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import zlib
 from array import array
@@ -46,19 +47,23 @@ class Lines:
 
     def __init__(self, path: Path):
         self.path, self.truncated = path, None
+        self.sha1 = hashlib.sha1()  # of the file's bytes, once read whole (what preprocess's manifest holds)
 
     def __iter__(self) -> Iterator[tuple[int, bytes]]:
         if self.path.name.endswith(".gz"):
             yield from enumerate(self._split(self._gunzip()), 1)
         else:
             with open(self.path, "rb") as f:
-                yield from enumerate(f, 1)
+                for n, line in enumerate(f, 1):
+                    self.sha1.update(line)
+                    yield n, line
 
     def _gunzip(self) -> Iterator[bytes]:
         d, fed, read = zlib.decompressobj(31), False, 0
         with open(self.path, "rb") as f:
             while chunk := f.read(_CHUNK):
                 read += len(chunk)
+                self.sha1.update(chunk)
                 while chunk:
                     try:
                         yield d.decompress(chunk)
@@ -127,6 +132,7 @@ class Report:
     examples: dict = field(default_factory=lambda: {"bad": [], "duplicates": []})
     truncated: list = field(default_factory=list)         # {"file", "reason", "complete_lines"}
     repaired: list = field(default_factory=list)          # files indexed from a repaired copy
+    per_file: dict = field(default_factory=dict)          # name -> {"documents": valid lines, "sha1": its bytes}
 
     def note(self, kind: str, text: str) -> None:
         if len(self.examples[kind]) < MAX_EXAMPLES:
@@ -186,6 +192,7 @@ def _first_pass(coll: Path, report: Report) -> tuple[list[_File], array]:
                 report.bad[reason] += 1
                 report.note("bad", f"{name}:{n}: {reason}")
         report.lines += n
+        report.per_file[name] = {"documents": len(ids) - first, "sha1": lines.sha1.hexdigest()}
         if lines.truncated:
             complete = n - (reason == CUT)
             report.truncated.append({"file": name, "reason": lines.truncated, "complete_lines": complete})

@@ -86,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--index", "-i", required=True, type=path)
     s.add_argument("--threads", type=int, default=2, help="Anserini's indexing threads (default: 2)")
     s.add_argument("--store-raw", action="store_true", help="also store the raw JSON (bigger index)")
+    s.add_argument("--partial", action="store_true",
+                   help="index a preprocess output that is unfinished or was altered since (refused without it); "
+                        "the summary names every difference from what preprocess wrote")
     s.set_defaults(func=commands.cmd_index)
 
     s = sub.add_parser("search", help="QL-Dirichlet (or BM25, +RM3) run in TREC format")
