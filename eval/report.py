@@ -59,5 +59,7 @@ def markdown_table(result: dict, extra_columns: dict[str, dict[str, str]] | None
 
 
 def write_json(result: dict, path: str | Path) -> None:
+    from preprocess.owned import write_output
+
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps(result, indent=1) + "\n")
+    write_output(str(path), json.dumps(result, indent=1) + "\n")

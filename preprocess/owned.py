@@ -149,3 +149,47 @@ class OwnedFiles:
             if there:
                 raise foreign(self.uri, n.rstrip("/"))
         self.add(new)
+
+
+# -- loose output files (a run file, a JSON result, a model): the record of the folder they are written in ------
+FILES = "files"  # the kind of a record made for loose output files
+
+
+def _folder(path: str) -> tuple[pafs.FileSystem, str, str, str]:
+    """(filesystem, folder, folder as given, file name) of a local output file path."""
+    full = os.path.abspath(path)
+    folder, name = os.path.split(full)
+    return pafs.LocalFileSystem(), folder, os.path.dirname(path) or ".", name
+
+
+def check_outputs(paths) -> None:
+    """Before any work: each of ``paths`` (local files a command will write) is new, or webprune's (listed in its
+    folder's record); NotOurs naming the first that is neither. Nothing is written."""
+    for path in paths:
+        if not os.path.lexists(path):
+            continue
+        fs, folder, shown, name = _folder(path)
+        owned = OwnedFiles.load(fs, folder, shown)
+        if owned is None or not owned.owns(name):
+            raise NotOurs(f"{path} exists and webprune did not write it: webprune never replaces a file of someone "
+                          "else's; choose another path, or move that file away")
+
+
+def claim_outputs(paths) -> None:
+    """:func:`check_outputs`, then list ``paths`` in their folders' records (a record of kind ``files`` made
+    where there is none) before they are written; their folders are made."""
+    check_outputs(paths)
+    for path in paths:
+        fs, folder, shown, name = _folder(path)
+        os.makedirs(folder, exist_ok=True)
+        owned = OwnedFiles.load(fs, folder, shown) or OwnedFiles.create(fs, folder, shown, FILES)
+        owned.add([name])
+
+
+def write_output(path: str, data: bytes | str) -> None:
+    """Write a listed output file whole (aside, then moved into place: never half a file)."""
+    data = data.encode("utf-8") if isinstance(data, str) else data
+    tmp = temporary_name(os.path.abspath(path))
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, path)

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from index.java import autoclass
+from preprocess.owned import claim_outputs, write_output
 from search.models import RetrievalModel
 
 
@@ -75,22 +76,25 @@ def write_run(results: dict[str, list[tuple[str, float]]], path: str | Path, tag
     """TREC run format, formatted as Pyserini's TREC writer does (score with 6 decimals); six columns always."""
     path, tag = Path(path), run_tag(tag)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w") as f:
-        for qid, hits in results.items():
-            for rank, (docid, score) in enumerate(hits, 1):
-                f.write(f"{qid} Q0 {docid} {rank} {score:.6f} {tag}\n")
+    write_output(str(path), "".join(f"{qid} Q0 {docid} {rank} {score:.6f} {tag}\n"
+                                    for qid, hits in results.items() for rank, (docid, score) in enumerate(hits, 1)))
 
 
 def run_search(index: str | Path, topics: dict[str, str], output: str | Path, mu: float = 2000.0, k: int = 1000,
-               threads: int = 2, tag: str = "webprune", model: RetrievalModel | None = None) -> dict:
+               threads: int = 2, tag: str = "webprune", model: RetrievalModel | None = None,
+               claim: bool = False) -> dict:
+    """Search ``topics`` and write the run (and its ``.stats.json``); ``claim``: list them first in their folder's
+    record of webprune's files (:func:`preprocess.owned.claim_outputs`: a file of someone else's is refused)."""
     model = model or RetrievalModel("qld", mu=mu)
     check_run_args(k, threads, tag)
     t0, c0 = time.perf_counter(), time.process_time()
     results = qld_search(index, topics, k=k, threads=threads, model=model)
     wall = time.perf_counter() - t0
+    if claim:
+        claim_outputs([str(output), str(output) + ".stats.json"])
     write_run(results, output, tag)
     stats = {"index": str(index), "run": str(output), "topics": len(topics), **model.to_dict(), "k": k, "threads": threads,
              "wall_s": round(wall, 3), "cpu_s_driver": round(time.process_time() - c0, 3),
              "queries_per_s": round(len(topics) / wall, 2) if wall else None}
-    Path(str(output) + ".stats.json").write_text(json.dumps(stats, indent=2) + "\n")
+    write_output(str(output) + ".stats.json", json.dumps(stats, indent=2) + "\n")
     return stats

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from preprocess import options, params  # cheap: no Ray, no JVM
 from preprocess.executor import check_address  # cheap: Ray is imported when an executor is made
+from preprocess.owned import check_outputs, claim_outputs, write_output
 from webprune.cli_args import output_file
 
 
@@ -62,6 +63,7 @@ def cmd_inspect(a) -> int:
     from preprocess.units import Job, plan
 
     output_file(a.json, "--json")
+    check_outputs([a.json] if a.json else [])
     units = plan(discover(a.inputs), Job(options.CleanOptions(), ""))
     if not a.local:
         check_address(a.address)
@@ -77,9 +79,9 @@ def cmd_inspect(a) -> int:
           f"{f'; {len(failed)} could not be read: ' + ', '.join(failed) if failed else ''}\n")
     print(table(counts, a.top))
     if a.json:
-        Path(a.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.json).write_text(json.dumps({"inputs": len(units), "sample": a.sample, "failed": failed,
-                                            **{k: dict(v.most_common()) for k, v in counts.items()}}, indent=1) + "\n")
+        claim_outputs([a.json])
+        write_output(a.json, json.dumps({"inputs": len(units), "sample": a.sample, "failed": failed,
+                                         **{k: dict(v.most_common()) for k, v in counts.items()}}, indent=1) + "\n")
     return 0
 
 
@@ -87,6 +89,7 @@ def cmd_lm_train(a) -> int:
     from preprocess.lm.train import train
 
     output_file(a.output, "--output")
+    claim_outputs([a.output])
     info = train(a.corpus, a.output, order=a.order, prune=a.prune, discount_fallback=a.discount_fallback,
                  memory=a.memory)
     print(f"{a.order}-gram model from {info['tokens']:,} tokens ({info['lines']:,} lines) in {info['seconds']} s: "
@@ -136,10 +139,18 @@ def cmd_lm_score(a) -> int:
 def cmd_index(a) -> int:
     from index.build import build_index
 
-    s = build_index(a.collection, a.index, threads=a.threads, store_raw=a.store_raw)
+    s = build_index(a.collection, a.index, threads=a.threads, store_raw=a.store_raw, partial=a.partial)
     note = f" ({s['problems']}; see {a.index}/webprune-index.json)" if s["problems"] else ""
-    print(f"indexed {s['documents']} documents{note} in {s['wall_s']:.1f} s; index {s['index_bytes'] / 1e6:.2f} MB "
-          f"-> {a.index}")
+    pre = s["preprocess"]
+    if pre is None:
+        said = ""
+    elif pre["complete"]:
+        said = f" = the {pre['written']} preprocess wrote"
+    else:
+        said = (f", preprocess wrote {pre['written'] if pre['written'] is not None else 'an unknown number (unfinished)'}"
+                f": {'; '.join(pre['differences'][:3]) or 'the counts differ'}")
+    print(f"indexed {s['documents']} documents{said}{note} in {s['wall_s']:.1f} s; index "
+          f"{s['index_bytes'] / 1e6:.2f} MB -> {a.index}")
     return 0
 
 
@@ -155,7 +166,8 @@ def cmd_search(a) -> int:
 
     topics = read_topics(a.topics, a.field, a.format)
     output_file(a.output, "--output")
-    s = run_search(a.index, topics, a.output, k=a.k, threads=a.threads, tag=a.tag, model=model)
+    check_outputs([a.output, a.output + ".stats.json"])
+    s = run_search(a.index, topics, a.output, k=a.k, threads=a.threads, tag=a.tag, model=model, claim=True)
     print(f"{s['topics']} topics, {model.label()}, k={a.k}: {s['wall_s']:.1f} s -> {a.output}")
     return 0
 
@@ -165,6 +177,7 @@ def cmd_eval(a) -> int:
     from eval.report import check_alpha, evaluate, markdown_table, write_json
 
     output_file(a.json, "--json")
+    check_outputs([a.json] if a.json else [])
     parse_metrics(a.metrics.split(","))
     check_alpha(a.alpha)
 
@@ -173,6 +186,7 @@ def cmd_eval(a) -> int:
                       metrics=a.metrics.split(","), alpha=a.alpha)
     print(markdown_table(result))
     if a.json:
+        claim_outputs([a.json])
         write_json(result, a.json)
     return 0
 

@@ -35,6 +35,7 @@ from eval.cleaning.gold import SETS, gold_pages, shared_root
 from eval.cleaning.harness import (WP_PREFIX, calibrate_prune, score_tool, scoring_params, scoring_settings,
                                   tool_options)
 from eval.cleaning.report import _fmt_rate, _versions, aggregate, by_type, report, type_report
+from preprocess.owned import check_outputs, claim_outputs, write_output
 
 PEER_MODULES = {"trafilatura": "trafilatura", "resiliparse": "resiliparse", "justext": "justext",
                 "boilerpy3": "boilerpy3", "readability": "readability"}
@@ -103,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(exc))
     if args.json is not None and args.json.is_dir():
         ap.error(f"--json {args.json} is a folder; give a file name")
+    try:
+        check_outputs([args.json] if args.json else [])
+    except ValueError as exc:
+        ap.error(str(exc))
 
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     if bad := [s for s in sets if s not in SETS]:
@@ -162,12 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     if any(types[t] for t in tools):
         print("\n" + type_report(types, tools))
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
+        claim_outputs([args.json])
         doc = {"options": {"sets": sets, "limit": args.limit, "tools": tools, "jobs": args.jobs,
                            "timeout": args.timeout, "keep_wrapper": args.keep_wrapper, "shared": str(args.shared),
                            "settings": settings},
                "versions": _versions(tools), "summary": summary, "page_types": types, "pages": per_page}
-        args.json.write_text(json.dumps(doc, indent=1))
+        write_output(str(args.json), json.dumps(doc, indent=1))
         print(f"wrote {args.json}", file=sys.stderr)
     return 0
 

@@ -47,6 +47,7 @@ def train_crawl(inputs: list[str], output: str, options: CrawlOptions | None = N
     target = Path(output)
     if target.exists() and not target.is_dir():
         raise ValueError(f"{target} is a file: a contrastive model is a directory; choose another --output")
+    model_folder(target, take=False)  # a folder of someone else's is refused before anything runs
     sources = discover(inputs)
     key = digest("train-crawl", order, labels.__dict__, dedup.__dict__, min_language_lines, sample_docs, code_id(),
                  [s.identity for s in sources])[:16]
@@ -55,6 +56,7 @@ def train_crawl(inputs: list[str], output: str, options: CrawlOptions | None = N
         log.info("%s already holds this model (same inputs, options and code): not trained again", target)
         return old
     target.mkdir(parents=True, exist_ok=True)
+    model_folder(target, take=True)
     out = OutputDir(str(target.resolve()))
     with SigtermInterrupts() as sigterm, OutputLock(out.fs, out.root, out.uri):  # one run per model folder
         try:
@@ -64,6 +66,30 @@ def train_crawl(inputs: list[str], output: str, options: CrawlOptions | None = N
         except KeyboardInterrupt:
             stop_ray()
             raise
+
+
+def model_folder(target: Path, take: bool) -> None:
+    """A model folder is new, empty, or webprune's (its record of files, kind ``model``, or an earlier version's
+    card); ``take``: record it as webprune's. NotOurs for any other folder: the model's files would land beside,
+    or on, files of someone else's."""
+    from preprocess.owned import NotOurs, OwnedFiles
+    from preprocess.sources import filesystem
+
+    if not target.is_dir():
+        return
+    fs, root = filesystem(str(target))
+    owned = OwnedFiles.load(fs, root, str(target))
+    if owned is not None:
+        if owned.kind != "model":
+            raise NotOurs(f"{target} is the output of webprune {owned.kind}, not a model folder; choose another "
+                          "--output")
+        return
+    others = [p.name for p in sorted(target.iterdir()) if not p.name.startswith(".webprune")]
+    if others and not previous_card(target):
+        raise NotOurs(f"{target} is not empty ({', '.join(others[:3])}{' ...' if len(others) > 3 else ''}) and is "
+                      "not a webprune model folder; choose a new or empty --output")
+    if take:
+        OwnedFiles.create(fs, root, str(target), "model")
 
 
 def previous_card(target: Path) -> dict:
