@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
 from preprocess.interrupt import raise_if_stopping, ray_daemons_apart
+from preprocess.owned import OutputUnwritable
 from preprocess.ray_local import LOCAL_RAY_CONFIG, without_idle_daemons
 
 log = logging.getLogger("webprune.preprocess")
@@ -65,6 +66,8 @@ class LocalExecutor:
         for item in items:
             try:
                 result = fn(shared, item, self.progress)
+            except OutputUnwritable:  # not the unit's fault: the run stops (a full disk, a read-only folder)
+                raise
             except Exception as exc:  # noqa: BLE001 -- one unit's error never stops the run
                 raise_if_stopping()
                 log.error("unit failed: %s: %s", type(exc).__name__, exc)
@@ -97,7 +100,10 @@ class _RemoteProgress:
 
 
 def _call(fn, shared, item, progress):
-    return fn(shared, item, progress)
+    try:
+        return fn(shared, item, progress)
+    except OutputUnwritable as exc:  # returned, not raised: no retry, no traceback; the driver stops the run
+        return exc
 
 
 CONNECT_TIMEOUT_S = 3.0
@@ -221,6 +227,8 @@ class RayExecutor:
                     result = Failure("unit_error", f"{type(cause).__name__}: {str(cause).strip()[:500]}")
                 except ray.exceptions.RayError as exc:  # the worker died on every retry
                     result = Failure("worker_crash", f"{type(exc).__name__}: {str(exc).strip()[:500]}")
+                if isinstance(result, OutputUnwritable):  # the output cannot take more: stop, naming the path
+                    raise result
                 if isinstance(result, Failure):  # after a stop signal: its workers were ended by it, no failure
                     raise_if_stopping()
                 yield item, result

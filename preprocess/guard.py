@@ -50,7 +50,7 @@ class _Watchdog:
     def __init__(self):
         self.guard: AttemptGuard | None = None
         self.deadline: float | None = None
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()  # the watch sleeps until the deadline, woken when it is set again
         threading.Thread(target=self._watch, name="webprune-watchdog", daemon=True).start()
 
     @classmethod
@@ -62,6 +62,7 @@ class _Watchdog:
     def arm(self, guard: "AttemptGuard", seconds: float) -> None:
         with self.lock:
             self.guard, self.deadline = guard, time.monotonic() + seconds
+            self.lock.notify()
         faulthandler.dump_traceback_later(seconds + HARD_KILL_EXTRA_S, exit=True, file=sys.__stderr__)
 
     def disarm(self) -> None:
@@ -70,15 +71,22 @@ class _Watchdog:
         faulthandler.cancel_dump_traceback_later()
 
     def _watch(self) -> None:
-        while True:
-            time.sleep(0.5)
-            with self.lock:
-                guard = self.guard if self.deadline is not None and time.monotonic() > self.deadline else None
-            if guard is not None:
-                guard.note_timeout()
-                log.error("a record of %s ran past --page-timeout; ending this worker so it is retried without it",
-                          guard.source)
-                os._exit(3)
+        """Sleep until the deadline of the records in flight (not a fixed tick: a page past it is always caught)."""
+        with self.lock:
+            while True:
+                if self.deadline is None:
+                    self.lock.wait()
+                    continue
+                left = self.deadline - time.monotonic()
+                if left > 0:
+                    self.lock.wait(left)
+                    continue
+                guard = self.guard
+                break
+        guard.note_timeout()
+        log.error("a record of %s ran past --page-timeout; ending this worker so it is retried without it",
+                  guard.source)
+        os._exit(3)
 
 
 class AttemptGuard:

@@ -29,7 +29,7 @@ import pyarrow.fs as pafs
 from isal import igzip
 
 from preprocess.ids import json_text
-from preprocess.owned import RECORD, OwnedFiles, temporary_name as _tmp
+from preprocess.owned import RECORD, OwnedFiles, temporary_name as _tmp, writing
 from preprocess.sources import filesystem, join
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -77,14 +77,26 @@ class OutputDir:
             self.owned.claim(["/".join(parts)])
         final = self.path(*parts)
         tmp = _tmp(final)
+        with writing(final):
+            try:
+                fh = self.fs.open_output_stream(tmp)
+            except FileNotFoundError:  # its folder is not there yet
+                self.fs.create_dir(final.rsplit("/", 1)[0], recursive=True)
+                fh = self.fs.open_output_stream(tmp)
+            try:
+                with fh:
+                    fh.write(data)
+            except OSError:
+                self._discard(tmp)
+                raise
+            self.fs.move(tmp, final)
+
+    def _discard(self, tmp: str) -> None:
+        """A temporary file whose writing failed (a full disk: what it holds goes at once)."""
         try:
-            fh = self.fs.open_output_stream(tmp)
-        except FileNotFoundError:  # its folder is not there yet
-            self.fs.create_dir(final.rsplit("/", 1)[0], recursive=True)
-            fh = self.fs.open_output_stream(tmp)
-        with fh:
-            fh.write(data)
-        self.fs.move(tmp, final)
+            self.fs.delete_file(tmp)
+        except OSError:
+            pass
 
     def write_json(self, data, *parts: str) -> None:
         self.write_bytes((json_text(data, indent=1) + "\n").encode("utf-8"), *parts)
@@ -157,7 +169,8 @@ class ShardFile:
         self.out, self.name = out, name
         self.final = out.path("collection", name)
         self.tmp = _tmp(self.final)
-        self._raw = _Hashed(out.fs.open_output_stream(self.tmp))  # its SHA-1: what index checks it against
+        with writing(self.final):
+            self._raw = _Hashed(out.fs.open_output_stream(self.tmp))  # its SHA-1: what index checks it against
         # mtime=0 and no file name in the gzip header: a retried unit writes the very same bytes.
         # ISA-L at level 2: 15x less CPU than zlib at 6 for shards ~11% larger (scripts/profile_steps.py).
         self._fh = igzip.IGzipFile(fileobj=self._raw, mode="wb", mtime=0, filename="", compresslevel=2) \
@@ -168,19 +181,21 @@ class ShardFile:
     def write(self, lines: list[bytes]) -> None:
         if lines:
             data = b"".join(lines)
-            if self._behind is not None:
-                self._behind.put(data)
-            else:
-                self._fh.write(data)
+            with writing(self.final):
+                if self._behind is not None:
+                    self._behind.put(data)
+                else:
+                    self._fh.write(data)
             self.documents += len(lines)
 
     def commit(self) -> int:
-        if self._behind is not None:
-            self._behind.finish()
-        if self._fh is not self._raw:
-            self._fh.close()
-        self._raw.close()
-        self.out.fs.move(self.tmp, self.final)
+        with writing(self.final):
+            if self._behind is not None:
+                self._behind.finish()
+            if self._fh is not self._raw:
+                self._fh.close()
+            self._raw.close()
+            self.out.fs.move(self.tmp, self.final)
         self.sha1 = self._raw.hash.hexdigest()
         return self.out.size("collection", self.name) or 0
 

@@ -19,10 +19,12 @@ on a local disk a change is one appended line, elsewhere the record is rewritten
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import uuid
+from contextlib import contextmanager
 
 import pyarrow.fs as pafs
 
@@ -33,6 +35,43 @@ _TMP = re.compile(r"^(?P<final>.+)\.wp-[0-9a-f]+-[0-9a-f]{8}\.tmp$")
 
 class NotOurs(ValueError):
     """The output folder, or a name in it, holds files webprune did not write."""
+
+
+PERMANENT = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
+_WHY = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "the disk quota is used up",
+        errno.EROFS: "the file system is read-only", errno.EACCES: "no permission to write there",
+        errno.EPERM: "no permission to write there", errno.EFBIG: "the file is too large for the file system"}
+
+
+class OutputUnwritable(OSError):
+    """The output cannot be written (no space, a quota, read-only, no permission): no record's fault, and no
+    retry mends it. Raised as ``OutputUnwritable(errno, message)`` (plain OSError args: it crosses processes)."""
+
+    def __str__(self) -> str:
+        return self.strerror or super().__str__()
+
+
+def unwritable(path: str, exc: OSError) -> OutputUnwritable | None:
+    """An :class:`OutputUnwritable` for ``exc`` met writing ``path``; None for an error a retry may mend."""
+    if isinstance(exc, OutputUnwritable):
+        return exc
+    if getattr(exc, "errno", None) not in PERMANENT:
+        return None
+    return OutputUnwritable(exc.errno, f"cannot write {path}: {_WHY[exc.errno]}; make room there (or choose "
+                                       "another output) and run the same command again: what is done is kept and "
+                                       "the output comes out the same")
+
+
+@contextmanager
+def writing(path: str):
+    """Turn an OSError that no retry mends, met while writing ``path``, into :class:`OutputUnwritable`."""
+    try:
+        yield
+    except OSError as exc:
+        stop = unwritable(path, exc)
+        if stop is None:
+            raise
+        raise stop from None
 
 
 def temporary_name(final: str) -> str:
@@ -109,7 +148,7 @@ class OwnedFiles:
         line = (json.dumps(change, ensure_ascii=False) + "\n").encode("utf-8")
         path = _join(self.root, RECORD)
         if isinstance(self.fs, pafs.LocalFileSystem):
-            with self.fs.open_append_stream(path) as fh:
+            with writing(path), self.fs.open_append_stream(path) as fh:
                 fh.write(line)
             return
         self.compact()  # object stores cannot append: the whole record is written again
@@ -121,9 +160,10 @@ class OwnedFiles:
         data = json.dumps({"webprune": self.kind, "version": VERSION}) + "\n"
         if self.names:
             data += json.dumps({"+": sorted(self.names)}, ensure_ascii=False) + "\n"
-        with self.fs.open_output_stream(tmp) as fh:
-            fh.write(data.encode("utf-8"))
-        self.fs.move(tmp, path)
+        with writing(path):
+            with self.fs.open_output_stream(tmp) as fh:
+                fh.write(data.encode("utf-8"))
+            self.fs.move(tmp, path)
 
     def add(self, names) -> None:
         """List ``names`` before their files are written."""
@@ -190,6 +230,12 @@ def write_output(path: str, data: bytes | str) -> None:
     """Write a listed output file whole (aside, then moved into place: never half a file)."""
     data = data.encode("utf-8") if isinstance(data, str) else data
     tmp = temporary_name(os.path.abspath(path))
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
+    with writing(path):
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+        except OSError:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        os.replace(tmp, path)

@@ -35,6 +35,7 @@ from preprocess.units import Job, UnitResult, WorkUnit, code_id, plan
 from preprocess.work import clean_unit, count_unit
 
 log = logging.getLogger("webprune.preprocess")
+MIN_PAGE_TIMEOUT_S = 1.0  # pages take milliseconds: a shorter limit says nothing about a page
 
 
 def _finished(out: OutputDir, unit: WorkUnit) -> UnitResult | None:
@@ -86,6 +87,9 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
     """Clean every record of ``inputs`` into shards under ``output``; return the stats (also OUT/stats.json)."""
     opts = (opts or CleanOptions()).check_files()
     run = (run or RunOptions()).check()
+    if 0 < page_timeout < MIN_PAGE_TIMEOUT_S:
+        raise ValueError(f"--page-timeout {page_timeout:g}: under {MIN_PAGE_TIMEOUT_S:g} s every ordinary page "
+                         "would fail as a timeout; give 0 (no limit) or at least 1 (default 60)")
     wall0, cpu0 = time.perf_counter(), time.process_time()
     found: dict = {}
     sources = discover(inputs, found)

@@ -1,8 +1,9 @@
 """Input discovery over ``pyarrow.fs``: local paths, or any URI it supports (``s3://``, ``gs://``, ``hdfs://``).
 
 A :class:`Source` is one input file (or a folder of loose ``.html`` pages): one unit
-of work, one output shard. Its identity (URI, size, modification time) goes into the
-unit's key, so a changed input is redone on resume. Each file is read once: on a
+of work, one output shard. Its identity (URI, size, modification time; on a local disk also the
+status change time, ctime, which an edit that keeps size and mtime still changes; for a folder of
+pages the names of its pages) goes into the unit's key, so a changed input is redone on resume. Each file is read once: on a
 local disk files are told apart by device and inode (a file given twice, through a
 symbolic or hard link, as ``d/../d/f``, or inside a folder also given), and a folder
 reached again through a link is not entered twice (link loops end).
@@ -57,6 +58,7 @@ class Source:
     size: int = 0
     mtime_ns: int = 0
     members: tuple[str, ...] = ()
+    change_ns: int = 0  # a local file's status change time (ctime): an edit that keeps size and mtime changes it
 
     @property
     def filename(self) -> str:
@@ -72,7 +74,7 @@ class Source:
 
     @property
     def identity(self) -> list:
-        ident = [self.kind, self.uri, self.size, self.mtime_ns]
+        ident = [self.kind, self.uri, self.size, self.mtime_ns] + ([self.change_ns] if self.change_ns else [])
         if self.members:
             ident.append(hashlib.sha1("\0".join(self.members).encode("utf-8", "surrogatepass")).hexdigest())
         return ident
@@ -135,6 +137,7 @@ class _File:
     size: int
     mtime_ns: int
     key: tuple | str          # (device, inode) on a local disk, the path elsewhere: the same file, however reached
+    change_ns: int = 0        # ctime on a local disk
 
 
 def _walk_local(root: str, found: dict) -> list[_File]:
@@ -155,7 +158,9 @@ def _walk_local(root: str, found: dict) -> list[_File]:
                 _note(found, "broken_links", path)
                 continue
             if stat.S_ISREG(st.st_mode):
-                files.append(_File(path, st.st_size, st.st_mtime_ns, (st.st_dev, st.st_ino)))
+                files.append(_File(path, st.st_size, st.st_mtime_ns, (st.st_dev, st.st_ino), st.st_ctime_ns))
+            else:  # a fifo, socket or device: no input, but not ignored unsaid
+                _note(found, "not_files", path)
     return files
 
 
@@ -215,7 +220,7 @@ def discover(inputs: list[str], found: dict | None = None) -> list[Source]:
         fs, path = filesystem(item)
         info = _info(fs, path)
         if info.type == pafs.FileType.Directory:
-            members, html_bytes, ignored = [], 0, []
+            members, html_bytes, ignored, changed = [], 0, [], 0
             for f in _listing(fs, path, found):
                 name = f.path.rsplit("/", 1)[-1]
                 kind = _kind(name)
@@ -224,22 +229,25 @@ def discover(inputs: list[str], found: dict | None = None) -> list[Source]:
                 elif not first(f.key, f.path):
                     continue
                 elif kind:
-                    out.append(Source(kind, _uri(fs, f.path, item), f.size, f.mtime_ns))
+                    out.append(Source(kind, _uri(fs, f.path, item), f.size, f.mtime_ns, change_ns=f.change_ns))
                 else:
                     members.append(f.path[len(path.rstrip("/")) + 1:])
                     html_bytes += f.size
+                    changed = max(changed, f.change_ns)  # the newest edit of any page
             if ignored:
                 log.warning("%s: ignoring %d file(s) that are neither archives nor .html pages: %s%s", item,
                             len(ignored), ", ".join(ignored[:5]), " ..." if len(ignored) > 5 else "")
             if members:
-                out.append(Source("htmldir", _uri(fs, path, item), html_bytes, _mtime(info), tuple(members)))
+                out.append(Source("htmldir", _uri(fs, path, item), html_bytes, _mtime(info), tuple(members),
+                                  changed))
         elif info.type == pafs.FileType.File:
             kind = _kind(info.base_name)
             if kind is None:
                 raise ValueError(f"{item}: not a .warc/.warc.gz/.arc/.arc.gz/.wet.gz/.tar.gz file or a folder; "
                                  "pass archives, tar files of .html pages, or folders of them")
             if first(_file_key(fs, path), path):
-                out.append(Source(kind, _uri(fs, path, item), info.size or 0, _mtime(info)))
+                change = os.stat(path).st_ctime_ns if isinstance(fs, pafs.LocalFileSystem) else 0
+                out.append(Source(kind, _uri(fs, path, item), info.size or 0, _mtime(info), change_ns=change))
         else:
             raise FileNotFoundError(f"{item}: no such file or folder")
     for key, what in (("duplicates", "input file(s) reached more than once (given twice, through a link, or "
@@ -247,6 +255,7 @@ def discover(inputs: list[str], found: dict | None = None) -> list[Source]:
                       ("folders_reached_twice", "folder(s) reached a second time through a link (a loop?) are "
                                                 "read once"),
                       ("broken_links", "link(s) lead nowhere and are left out"),
+                      ("not_files", "entries are not files (a fifo, socket or device) and are left out"),
                       ("unreadable", "folder(s) could not be listed")):
         if found.get(key):
             log.warning("%d %s, e.g. %s", len(found[key]), what, found[key][0])

@@ -397,3 +397,13 @@ def test_the_console_command_ends_ray_itself_after_an_error_too(files, capsys, m
                                       "--metrics", metric])
     code = main()
     assert (code, ended) == ({"user error": 2, "bug": 1, "none": 0}[failure], [True]), capsys.readouterr().err
+
+
+def test_eval_cleaning_with_an_unknown_tool_says_so_in_one_line(capsys):
+    from eval.cleaning.cli import main as eval_cleaning
+
+    with pytest.raises(SystemExit) as exc:
+        eval_cleaning(["--tools", "nosuchtool", "--sets", "cleaneval-dev", "--limit", "1"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown tool 'nosuchtool'" in err[0]

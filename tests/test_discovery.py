@@ -179,3 +179,32 @@ def test_a_warc_only_run_needs_no_census(tmp_path):
     warcs(tmp_path / "in", 2)
     r = run_preprocess([str(tmp_path / "in")], str(tmp_path / "out"), run=local_run(), progress=False)
     assert "page_ids" not in r["learned"] and not (tmp_path / "out" / "learned" / "page_ids.json").exists()
+
+
+def test_a_fifo_in_an_input_folder_is_counted_not_ignored_unsaid(tmp_path):
+    pack_pages([("p1", "http://x.org/1", b"<html><body><p>one page here</p></body></html>")], tmp_path / "a.warc.gz")
+    os.mkfifo(tmp_path / "pipe.warc.gz")
+    found = {}
+    assert [s.filename for s in discover([str(tmp_path)], found)] == ["a.warc.gz"]
+    assert found["not_files"] == [str(tmp_path / "pipe.warc.gz")]
+    r = run_preprocess([str(tmp_path)], str(tmp_path / "out"), run=local_run(), progress=False)
+    assert r["counters"]["inputs.not_files"] == 1 and r["written"] == 1
+
+
+def test_an_input_edited_in_place_keeping_size_and_mtime_is_cleaned_again(tmp_path):
+    """A file's ctime, which no edit can keep, is part of what identifies it: its shard is not reused stale."""
+    from tests.hostile import warc_record
+
+    path = tmp_path / "in" / "a.warc"
+    path.parent.mkdir()
+    path.write_bytes(warc_record(1))
+    out = tmp_path / "out"
+    run_preprocess([str(path.parent)], str(out), run=local_run(), progress=False)
+    st = path.stat()
+    data = path.read_bytes().replace(b"Page number 1", b"PAGE NUMBER 1")
+    assert len(data) == st.st_size
+    path.write_bytes(data)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # size and mtime as they were
+    r = run_preprocess([str(path.parent)], str(out), run=local_run(), progress=False)
+    assert r["units"]["reused"] == 0
+    assert "PAGE NUMBER 1" in (out / "collection" / "00000-a.jsonl").read_text()

@@ -85,3 +85,25 @@ def test_evaluate_report_against_baseline(tmp_path):
     table = markdown_table(r)
     assert "| good | 1.0000↑" in table.replace("  ", " ") or "1.0000↑" in table
     assert statistics.mean(r["runs"]["bad"]["AP"]["per_topic"].values()) == pytest.approx(r["runs"]["bad"]["AP"]["mean"])
+
+
+def _files(tmp_path, run: str, qrels: str):
+    (tmp_path / "run.txt").write_text(run)
+    (tmp_path / "qrels.txt").write_text(qrels)
+    return tmp_path / "qrels.txt", tmp_path / "run.txt"
+
+
+def test_a_run_no_topic_of_which_is_judged_is_refused_naming_the_leading_zeros(tmp_path):
+    qrels, run = _files(tmp_path, "01 Q0 d1 1 2.0 t\n02 Q0 d2 1 1.0 t\n", "1 0 d1 1\n2 0 d2 1\n")
+    with pytest.raises(ValueError, match="leading zeros"):
+        evaluate(qrels, {"run": run})
+
+
+def test_each_judged_topic_a_run_lacks_is_named(tmp_path, caplog):
+    qrels, run = _files(tmp_path, "1 Q0 d1 1 2.0 t\n9 Q0 d9 1 2.0 t\n", "1 0 d1 1\n2 0 d2 1\n3 0 d3 1\n")
+    result = evaluate(qrels, {"run": run})
+    said = [r.getMessage() for r in caplog.records]
+    assert any("topic 2 is judged but not in the run" in m for m in said)
+    assert any("topic 3 is judged but not in the run" in m for m in said)
+    assert any("topic 9 is in the run but not judged" in m for m in said)
+    assert result["runs"]["run"]["P@5"]["topics"] == 3

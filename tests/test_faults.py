@@ -141,6 +141,22 @@ def test_a_record_past_the_page_timeout_fails_alone(tmp_path, plugin_env):
     assert time.time() - t0 < 60
 
 
+def test_a_page_a_little_past_the_page_timeout_fails_every_time(tmp_path, plugin_env):
+    """The watchdog wakes at the deadline, not on a tick: a page 0.15 s past a 1 s limit, run alone on its retry,
+    fails as a timeout every time, and no other page does."""
+    inputs = make_inputs(tmp_path / "in", files=1, per_file=8, markers={(0, 2): "WEBPRUNE-LATE", (0, 6): "WEBPRUNE-LATE"})
+    r = run_preprocess([str(inputs)], str(tmp_path / "out"), CleanOptions(cleaner="abort"),
+                       RunOptions(workers=1, batch_size=1), progress=False, page_timeout=1)
+    assert r["failed"] == {"timeout": 2} and r["written"] == 6
+
+
+def test_a_page_timeout_no_page_could_keep_is_refused(tmp_path, plugin_env):
+    inputs = make_inputs(tmp_path / "in", files=1, per_file=2)
+    with pytest.raises(ValueError, match="every ordinary page"):
+        run_preprocess([str(inputs)], str(tmp_path / "out"), page_timeout=0.000001)
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_file_that_fails_every_retry_is_counted_failed_and_the_run_finishes(tmp_path, plugin_env):
     markers = {(0, i): "WEBPRUNE-ABORT" for i in range(10)}  # more poison than the retries can isolate
     inputs = make_inputs(tmp_path / "in", files=2, per_file=10, markers=markers)

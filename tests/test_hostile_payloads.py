@@ -57,6 +57,37 @@ def test_a_gzip_body_without_its_content_encoding_is_inflated_and_counted():
     assert got == page(3) and stats.counts["read.undeclared_gzip_body"] == 1
 
 
+def test_a_zstd_body_is_decoded_whole_and_one_cut_short_is_kept_and_counted():
+    import zstandard
+
+    body = zstandard.ZstdCompressor().compress(page(3) * 20)
+    got, stats = http_payload(b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n" + body)
+    assert got == page(3) * 20 and not stats.counts["read.bad_content_encoding_kept_raw"]
+    got, stats = http_payload(b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n" + body[:len(body) // 2])
+    assert (page(3) * 20).startswith(got) and stats.counts["read.content_encoding_cut_short"] == 1
+
+
+def test_a_zstd_bomb_is_cut_at_max_bytes():
+    import zstandard
+
+    bomb = zstandard.ZstdCompressor().compress(b"<p>" + b"a" * (64 << 20))
+    stats = Stats()
+    _, _, got = payload(b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n" + bomb, stats.update, 1 << 20)
+    assert len(got) == 1 << 20 and stats.counts["read.content_encoding_cut_short"] == 1
+
+
+@pytest.mark.parametrize("codings", [["gzip", "gzip"], ["gzip", "zstd"], ["deflate", "gzip"], ["identity", "gzip"]])
+def test_several_content_encodings_are_undone_last_first(codings):
+    import zstandard
+
+    body = page(3)
+    for c in codings:  # applied in the order they are listed
+        body = {"gzip": lambda b: gzip.compress(b, mtime=0), "zstd": zstandard.ZstdCompressor().compress,
+                "deflate": zlib.compress, "identity": lambda b: b}[c](body)
+    got, stats = http_payload(f"HTTP/1.1 200 OK\r\nContent-Encoding: {', '.join(codings)}\r\n\r\n".encode() + body)
+    assert got == page(3) and not stats.counts["read.bad_content_encoding_kept_raw"]
+
+
 def test_a_gzip_bomb_is_cut_at_max_bytes_not_inflated_whole():
     bomb = gzip.compress(b"<p>" + b"a" * (64 << 20), mtime=0)  # 64 MB from 64 KB
     stats = Stats()

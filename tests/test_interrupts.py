@@ -206,7 +206,7 @@ def test_a_rerun_after_an_interrupted_attempt_writes_the_page_and_blames_nothing
     pages = [(f"p{i}", f"http://a.example/{i}", f"<html><body><p>page {i} with words</p></body></html>".encode())
              for i in range(5)]
     pack_pages(pages, tmp_path / "in" / "a.warc.gz")
-    pack_pages(pages[:1], tmp_path / "in" / "b.warc.gz")  # a unit of one record: its only batch is one record
+    pack_pages([("b0", *pages[0][1:])], tmp_path / "in" / "b.warc.gz")  # a unit of one record: its only batch
     out = tmp_path / "out"
     first = run_preprocess([str(tmp_path / "in")], str(out), run=local_run(), progress=False)
     entry = json.loads((out / "units" / "00001.json").read_text())

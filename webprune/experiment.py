@@ -39,6 +39,7 @@ from preprocess.lock import OutputLock
 from preprocess.options import CleanOptions
 from preprocess.output import OutputDir
 from preprocess.params import path_fields
+from preprocess.claim import OutputInUse
 from preprocess.run import run_preprocess
 from preprocess.units import code_id, model_files
 from search.load import load_queries, summarise, timed_searches, write_queries
@@ -161,8 +162,12 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
         else:
             log.info("[%s] preprocess %s", s.variant.name, ", ".join(s.inputs))
             with Meter(*_cc(exp)) as m:  # a collection folder left by an interrupted run is resumed
-                row["preprocess"] = run_preprocess(s.inputs, str(s.collection), s.opts, exp.preprocess,
-                                                   progress=progress)
+                try:
+                    row["preprocess"] = run_preprocess(s.inputs, str(s.collection), s.opts, exp.preprocess,
+                                                       progress=progress)
+                except OutputInUse:  # preprocess's own advice names its --overwrite, which run has not
+                    raise OutputInUse(f"{s.collection} holds a collection made with other settings or code; run "
+                                      "the same command with --fresh to make the experiment's files again") from None
             (s.collection / "options.json").write_text(json.dumps(s.opts.to_dict(), indent=1) + "\n")
             row["preprocess_energy"] = _energy(s.collection / ENERGY_FILE, m)
         if (s.index / STATS_FILE).exists():

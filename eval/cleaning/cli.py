@@ -62,7 +62,7 @@ def resolve_tools(tools_arg: str | None, cleaners: list[str], peers: list[str]) 
         elif "+" in name and name.removeprefix(WP_PREFIX).split("+")[0] in cleaners:
             picks = [WP_PREFIX + name.removeprefix(WP_PREFIX)]
         else:
-            raise SystemExit(f"unknown tool {name!r}; choose from {', '.join(every)} (or webprune, peers)")
+            raise ValueError(f"unknown tool {name!r}; choose from {', '.join(every)} (or webprune, peers)")
         chosen += [p for p in picks if p not in chosen]
     return chosen
 
@@ -118,7 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.jobs < 1 or args.timeout < 1:
         ap.error("--jobs and --timeout must be >= 1")
     installed = [t for t in PEERS if importlib.util.find_spec(PEER_MODULES[t]) is not None]
-    tools = resolve_tools(args.tools, cleaners, list(PEERS) if args.tools else installed)
+    try:
+        tools = resolve_tools(args.tools, cleaners, list(PEERS) if args.tools else installed)
+    except ValueError as exc:
+        ap.error(str(exc))
     if not tools:
         ap.error("no tools selected")
     missing = [t for t in tools if t in PEER_MODULES and t not in installed]

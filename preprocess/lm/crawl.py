@@ -56,9 +56,9 @@ def train_crawl(inputs: list[str], output: str, options: CrawlOptions | None = N
         log.info("%s already holds this model (same inputs, options and code): not trained again", target)
         return old
     target.mkdir(parents=True, exist_ok=True)
-    model_folder(target, take=True)
     out = OutputDir(str(target.resolve()))
     with SigtermInterrupts() as sigterm, OutputLock(out.fs, out.root, out.uri):  # one run per model folder
+        model_folder(target, take=True)
         try:
             plan = {"order": order, "labels": labels.__dict__, "dedup": dedup.__dict__, "sample_docs": sample_docs,
                     "min_language_lines": min_language_lines, "memory": memory}

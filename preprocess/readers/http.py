@@ -3,7 +3,8 @@
 Lenient where crawls are sloppy (``\\n`` line ends, a missing blank line, a header
 without a colon) and strict where guessing would corrupt a page: a chunked body
 that does not parse, or a gzip body that does not inflate, is kept as it came and
-counted, never silently dropped.
+counted, never silently dropped. Content-encodings: gzip, deflate, br, zstd, and
+several of them (``gzip, gzip``), undone in the reverse of the order they were applied.
 """
 from __future__ import annotations
 
@@ -95,10 +96,50 @@ def _inflate_all(body: bytes, wbits: int, limit: int) -> tuple[bytes, bool]:
     return b"".join(out), complete
 
 
+ZSTD_FEED = 1 << 10  # input bytes a zstd call gets: its output stays bounded (a frame's ratio can be ~32,000)
+
+
+def _unzstd(body: bytes, limit: int) -> tuple[bytes, bool]:
+    """Every frame of a zstd body (``zstandard``), and whether the last one ended; at most ``limit`` bytes."""
+    import zstandard
+
+    out, size, data = [], 0, body
+    while data:
+        d, pos = zstandard.ZstdDecompressor().decompressobj(), 0
+        try:
+            while not d.eof and pos < len(data):
+                out.append(d.decompress(data[pos:pos + ZSTD_FEED]))
+                pos += ZSTD_FEED
+                size += len(out[-1])
+                if size > limit:
+                    return b"".join(out)[:limit], False
+        except zstandard.ZstdError as exc:
+            if not out:
+                raise ValueError(f"zstd: {exc}") from None
+            return b"".join(out), False
+        if not d.eof:
+            return b"".join(out), False
+        data = (d.unused_data + data[pos:]).lstrip(b"\x00\r\n ")
+        if data and not data.startswith(b"\x28\xb5\x2f\xfd"):  # trailing bytes that are not another frame
+            break
+    return b"".join(out), True
+
+
 def decode_content(body: bytes, encoding: str, limit: int = 1 << 30) -> tuple[bytes, bool]:
-    """gzip / deflate / br content-encoding removed, and whether the body was whole (False: it ends early);
-    ValueError if it does not decode at all."""
-    enc = encoding.strip().lower()
+    """The content-encodings of ``encoding`` removed (``gzip, br``: br undone first, as it was applied last;
+    gzip, deflate, br, zstd), and whether the body was whole (False: it ends early); ValueError if it does not
+    decode at all."""
+    codings = [c.strip().lower() for c in encoding.split(",") if c.strip().lower() not in ("", "identity")]
+    whole = True
+    for enc in reversed(codings):
+        body, done = _decode_one(body, enc, limit)
+        whole = whole and done
+    return body, whole
+
+
+def _decode_one(body: bytes, enc: str, limit: int) -> tuple[bytes, bool]:
+    if enc == "zstd":
+        return _unzstd(body, limit)
     if enc in ("gzip", "x-gzip"):
         try:
             return _inflate_all(body, 16 + zlib.MAX_WBITS, limit)
@@ -122,7 +163,7 @@ def decode_content(body: bytes, encoding: str, limit: int = 1 << 30) -> tuple[by
             return out, d.is_finished()
         except Exception as exc:  # noqa: BLE001
             raise ValueError(f"br: {exc}") from None
-    raise ValueError(f"unknown content-encoding {encoding!r}")
+    raise ValueError(f"unknown content-encoding {enc!r}")
 
 
 def payload(block: bytes, note, limit: int = 1 << 30) -> tuple[int | None, str, bytes]:

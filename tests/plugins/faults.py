@@ -2,7 +2,7 @@
 
 ``abort``: a page holding ``WEBPRUNE-ABORT`` aborts the process, as a native crash in a parser
 would (the stand-in for a real crashing page); one holding ``WEBPRUNE-STALL`` sleeps far past any
-page timeout. ``slow``: every page takes ``SLOW_S`` seconds, so a test can kill a worker mid-unit.
+page timeout, one holding ``WEBPRUNE-LATE`` a little past a 1 s one (1.15 s). ``slow``: every page takes ``SLOW_S`` seconds, so a test can kill a worker mid-unit.
 """
 import os
 import time
@@ -22,6 +22,8 @@ class Abort(Step):
             os.abort()
         if "WEBPRUNE-STALL" in text:
             time.sleep(3600)
+        if "WEBPRUNE-LATE" in text:
+            time.sleep(1.15)
         return doc
 
 
