@@ -67,8 +67,8 @@ class Archive(Framer):
             try:
                 doc = read(pos, line) if head is None else self._warc_fields(pos, headers)
             except _Skip as skip:
-                if skip.counted:
-                    self.fail(skip.reason, pos, skip.message)
+                if skip.counted:  # a head that does not read in a damaged member: the member is the cause
+                    self.fail("corrupt" if self._member_failed(pos) else skip.reason, pos, skip.message)
                 if skip.resync:
                     self._resync(pos, skip.message, count=not skip.counted)
                 continue
@@ -77,6 +77,11 @@ class Archive(Framer):
         self._claim_gaps(float("inf"))
         if self.s.truncated_member:
             self.note("read.file_ends_inside_a_gzip_member", self.uri)
+
+    def _member_failed(self, pos: int) -> bool:
+        """Whether the gzip member holding ``pos`` failed its check (its bytes cannot be trusted)."""
+        over = self.s.members_over(pos, pos + 1)
+        return bool(over) and self.s.verify(over[0]) in ("crc", "error")
 
     def _untrusted(self, pos: int, headers: dict | None, block: bytes | None) -> tuple[str, str] | None:
         """(reason, why) when the record cannot be trusted: its digest does not match its block, or a gzip
