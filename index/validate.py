@@ -162,7 +162,7 @@ class Report:
                 "blank_lines": self.blank, "bad_lines": sum(self.bad.values()), "bad_reasons": dict(self.bad),
                 "bad_examples": self.examples["bad"], "duplicates": self.duplicates,
                 "duplicate_examples": self.examples["duplicates"], "truncated": self.truncated,
-                "repaired": self.repaired}
+                "repaired": self.repaired, "per_file": self.per_file}
 
 
 @dataclass

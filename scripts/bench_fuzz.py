@@ -6,7 +6,10 @@ framing it prints records in and counted, pristine or repairable records lost to
 written with a text other than their twin's. Then for each cleaner it runs `webprune preprocess` with pruning
 (Ray, --workers 2, batches of one page so that the slowest pages are named) and prints: records and their
 accounting, failures by reason, units failed, the driver's errors (tracebacks), peak RSS per worker, and the
-slowest pages with what was done to them.
+slowest pages with what was done to them. Last, the stages after preprocess, per framing: each output is
+indexed (`webprune index`) and searched (`webprune search`, QLD, k=1000, common words as topics), and it prints
+documents written, documents indexed, ids outside the id rule, and the run file's ids: how many, and how many
+of them preprocess never wrote (0: every id a run file names is a written document).
 Usage: .venv/bin/python scripts/bench_fuzz.py [--records 10000] [--files 21] [--scale 1.0]
        [--cleaners tags,density,...] [--model build/models/general-2gram.bin] [--out build/fuzz]
 """
@@ -95,9 +98,54 @@ def main() -> int:
     print("\nslowest pages (seconds, id, mutation):")
     for r in rows:
         print(f"- {r['cleaner']}: " + "; ".join(f"{s:.1f} s {w.split()[0]} ({m})" for s, w, m in r["slowest"]))
+    stages = [stage_rows(out / f"out-{r['cleaner']}", r["cleaner"], files) for r in rows]
+    print("\n| cleaner | framing | written | indexed | ids outside the rule | ids in the run | run ids never written |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for per in stages:
+        for r in per:
+            print(f"| {r['cleaner']} | {r['framing']} | {r['written']:,} | {r['indexed']:,} | {r['unsafe']} | "
+                  f"{r['named']:,} | {r['foreign']} |")
     sound = all(c["records_in"] == c["counted"] and not c["lost"] and not c["altered"] for c in checks)
-    return 0 if sound and all(r["unaccounted"] == 0 and r["records"] == records and not r["tracebacks"]
-                              for r in rows) else 1
+    stages_sound = all(r["written"] == r["indexed"] and not r["unsafe"] and not r["foreign"] for p in stages for r in p)
+    return 0 if sound and stages_sound and all(r["unaccounted"] == 0 and r["records"] == records
+                                               and not r["tracebacks"] for r in rows) else 1
+
+
+TOPIC_WORDS = ("news", "home", "page", "information", "people", "world", "time", "service", "contact", "price",
+               "search", "music", "free", "business", "city", "school", "health", "games", "water", "online")
+
+
+def stage_rows(dest: Path, cleaner: str, files) -> list[dict]:
+    """Index and search one preprocess output; per framing: written, indexed, unsafe ids, run ids."""
+    import gzip
+
+    idx, run, topics = dest.parent / f"{dest.name}-idx", dest.parent / f"{dest.name}-run.txt", dest.parent / "topics.txt"
+    topics.write_text("".join(f"<top>\n<num> Number: {n}\n<title> {w}\n</top>\n" for n, w in enumerate(TOPIC_WORDS, 1)))
+    for cmd in (["index", str(dest), "-i", str(idx)], ["search", "-i", str(idx), "-t", str(topics), "-o", str(run),
+                                                          "--k", "1000"]):
+        proc = subprocess.run([sys.executable, "-m", "webprune.cli", *cmd], capture_output=True, text=True, cwd=ROOT)
+        if proc.returncode != 0:
+            sys.exit(f"webprune {cmd[0]} on {dest} failed:\n{proc.stderr[-3000:]}")
+    framing = {f.path.name: f.framing for f in files}
+    manifest = json.loads((dest / "manifest.json").read_text())
+    per_file = json.loads((idx / "webprune-index.json").read_text())["per_file"]
+    ids_of: dict[str, set] = {}
+    rows: dict[str, dict] = {}
+    for s in manifest["shards"]:
+        kind = framing[s["source"].rsplit("/", 1)[-1]]
+        ids = {json.loads(line)["id"] for line in gzip.open(dest / "collection" / s["shard"])}
+        ids_of.setdefault(kind, set()).update(ids)
+        row = rows.setdefault(kind, {"cleaner": cleaner, "framing": kind, "written": 0, "indexed": 0, "unsafe": 0})
+        row["written"] += s["documents"]
+        row["indexed"] += per_file[s["shard"]]["documents"]
+        row["unsafe"] += sum(1 for i in ids if i.split() != [i] or not i.isprintable())
+    named = {line.split()[2] for line in run.read_text().splitlines()}
+    written = set().union(*ids_of.values())
+    for kind, row in rows.items():
+        row["named"] = len(named & ids_of[kind])
+        row["foreign"] = 0
+    rows[next(iter(rows))]["foreign"] = len(named - written)  # (any framing: such an id names no document)
+    return [rows[k] for k in dict.fromkeys(framing.values()) if k in rows]
 
 
 if __name__ == "__main__":
