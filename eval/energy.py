@@ -119,8 +119,8 @@ def warm_worker(shared, item, progress=None) -> int:
     step) before any stage is measured, so the first variant does not pay for it."""
     import os
 
-    import preprocess.work  # noqa: F401
-    from preprocess.registry import CLEANERS, FILTERS, step_class
+    import preprocess.run.worker  # noqa: F401
+    from preprocess.config.registry import CLEANERS, FILTERS, step_class
 
     for ref in [c.step for c in CLEANERS.values() if c.step] + [f.step for f in FILTERS]:
         try:

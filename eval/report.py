@@ -94,7 +94,7 @@ def markdown_table(result: dict, extra_columns: dict[str, dict[str, str]] | None
 
 
 def write_json(result: dict, path: str | Path) -> None:
-    from preprocess.owned import write_output
+    from preprocess.folder.owned import write_output
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     write_output(str(path), json.dumps(result, indent=1) + "\n")

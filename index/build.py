@@ -23,8 +23,8 @@ from index.expected import promise
 from index.folder import LOG_FILE, STAGING, STATS_FILE, IndexFolder  # noqa: F401 (STAGING: tests)
 from index.java import anserini_jar, java_binary
 from index.validate import check, collection_files
-from preprocess.lock import LOCK
-from preprocess.owned import RECORD
+from preprocess.folder.lock import LOCK
+from preprocess.folder.owned import RECORD
 
 log = logging.getLogger("webprune.index")
 

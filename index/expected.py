@@ -63,9 +63,9 @@ class Promise:
 
 def promise(path: Path) -> Promise | None:
     """The promise of a preprocess output folder ``path``; None for a folder that is not one (shards alone)."""
-    from preprocess.lock import LOCK, OutputLock, _alive, describe
-    from preprocess.owned import RECORD, OwnedFiles
-    from preprocess.sources import filesystem
+    from preprocess.folder.lock import LOCK, OutputLock, _alive, describe
+    from preprocess.folder.owned import RECORD, OwnedFiles
+    from preprocess.core.paths import filesystem
 
     if not (path / RECORD).is_file():
         return None

@@ -1,6 +1,6 @@
 """The index folder: new, empty, or an index webprune built; one build at a time; never a file of someone else's.
 
-``INDEX/.webprune-files.jsonl`` (:mod:`preprocess.owned`, kind ``index``) lists the index's files once it is
+``INDEX/.webprune-files.jsonl`` (:mod:`preprocess.folder.owned`, kind ``index``) lists the index's files once it is
 built, and the folders a build works in (``webprune-build/``, where Anserini writes; ``webprune-staging/``, the
 line check's repaired copies) while it runs. On success the old index's files go and the new ones move up, so a
 build that stops leaves the old index (or none) and its own listed working folders, which the next build
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pyarrow.fs as pafs
 
-from preprocess.lock import LOCK, OutputLock
-from preprocess.owned import RECORD, NotOurs, OwnedFiles
+from preprocess.folder.lock import LOCK, OutputLock
+from preprocess.folder.owned import RECORD, NotOurs, OwnedFiles
 
 KIND = "index"
 BUILD = "webprune-build"
@@ -113,7 +113,7 @@ class IndexFolder:
         self.build.rmdir()
 
     def write(self, name: str, text: str) -> None:
-        from preprocess.owned import temporary_name
+        from preprocess.folder.owned import temporary_name
 
         self.owned.add([name])
         tmp = temporary_name(str(self.path / name))

@@ -57,18 +57,18 @@ def bench_training(out: Path, pages: int, extra: list[str]) -> dict:
 
 def bench_scoring(plain: list[str], model: str, limit: int, repeat: int = 3) -> list[tuple[str, float]]:
     from eval.cleaning.harness import strip_wrapper
-    from preprocess.document import Document
+    from preprocess.core.document import Document
     from preprocess.filters.prune.contrastive import ContrastivePrune
     from preprocess.filters.prune.perplexity import PerplexityPrune
-    from preprocess.options import CleanOptions
-    from preprocess.pipeline import Pipeline
-    from preprocess.segment import sentences_of_lines
+    from preprocess.config.options import CleanOptions
+    from preprocess.run.pipeline import Pipeline
+    from preprocess.core.segment import sentences_of_lines
     from webprune.benchdata import cleaning_pages
 
     pipe = Pipeline(CleanOptions(cleaner="tags", drop_hinted=True, max_link_density=0.5))
     docs = []
     for f in cleaning_pages()[:limit]:
-        from preprocess.stats import Stats
+        from preprocess.core.stats import Stats
 
         for d in pipe.run([Document(id=f.stem, content_type="text/html", raw=strip_wrapper(f.read_bytes()))], Stats()):
             docs.append([s for _, s in sentences_of_lines(d.lines)])

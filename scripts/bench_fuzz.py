@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from preprocess.registry import CLEANERS
+from preprocess.config.registry import CLEANERS
 from webprune.benchdata import ROOT, cleaning_pages
 from webprune.fuzz import FRAMINGS, write_fuzz_files
 from webprune.fuzz_check import integrity

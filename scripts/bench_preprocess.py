@@ -197,8 +197,8 @@ def part_scaling(bench: Path, repeat: int) -> dict:
 
 def old_driver_cpu(old: Path, files: list[Path], workers: int) -> tuple[float, int]:
     """Driver-process CPU of an older checkout's run_preprocess (it read, shipped and wrote every record)."""
-    code = ("import json,sys,time,tempfile; from preprocess.run import run_preprocess; "
-            "from preprocess.pipeline import CleanOptions; c=time.process_time(); "
+    code = ("import json,sys,time,tempfile; from preprocess.driver.preprocess import run_preprocess; "
+            "from preprocess.run.pipeline import CleanOptions; c=time.process_time(); "
             f"r=run_preprocess({[str(f) for f in files]!r}, tempfile.mkdtemp(), CleanOptions(), workers={workers}, compress=True, "
             "progress=False); print(json.dumps({'cpu': time.process_time()-c, 'records': r['records']}))")
     proc = subprocess.run([PY, "-c", code], cwd=old, capture_output=True, text=True,

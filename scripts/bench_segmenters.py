@@ -93,7 +93,7 @@ def regex_split(line: str) -> list[str]:
     return out
 
 
-from preprocess.segment import _CJK_END, merge_pieces  # noqa: E402  (webprune's own segmenter repair)
+from preprocess.core.segment import _CJK_END, merge_pieces  # noqa: E402  (webprune's own segmenter repair)
 from webprune.benchdata import cleaning_pages  # noqa: E402
 
 

@@ -66,12 +66,12 @@ def show(card: dict) -> None:
 
 def prune(model: Path, pages: int) -> None:
     from preprocess.filters.prune.contrastive import ContrastivePrune
-    from preprocess.options import CleanOptions
-    from preprocess.pipeline import Pipeline
+    from preprocess.config.options import CleanOptions
+    from preprocess.run.pipeline import Pipeline
     from preprocess.readers import read_source
-    from preprocess.segment import sentences_of_lines
-    from preprocess.sources import discover
-    from preprocess.stats import Stats
+    from preprocess.core.segment import sentences_of_lines
+    from preprocess.readers.sources import discover
+    from preprocess.core.stats import Stats
 
     def docs():
         return list(read_source(discover([str(shared_data(*JA))])[0], Stats(), 1 << 26))
@@ -103,11 +103,11 @@ def languages_of_english_sets(model: Path) -> None:
 
     from eval.cleaning.gold import FORMATS
     from eval.cleaning.harness import strip_wrapper
-    from preprocess.document import Document
+    from preprocess.core.document import Document
     from preprocess.lm.contrastive import ContrastiveScorer
-    from preprocess.lm.labels import LabelOptions, label_pipeline, labelled
+    from preprocess.learning.labels import LabelOptions, label_pipeline, labelled
     from preprocess.lm.lang import page_text
-    from preprocess.stats import Stats
+    from preprocess.core.stats import Stats
 
     scorer = ContrastiveScorer(model)
     pipe = label_pipeline(LabelOptions())

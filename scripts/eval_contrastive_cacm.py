@@ -48,10 +48,10 @@ def write_wet(collection: Path, out: Path) -> Path:
 def main() -> None:
     from eval.report import evaluate, markdown_table
     from index.build import build_index
-    from preprocess.lm.crawl import train_crawl
-    from preprocess.lm.crawl_options import CrawlOptions
-    from preprocess.options import CleanOptions, RunOptions
-    from preprocess.run import run_preprocess
+    from preprocess.driver.train_crawl import train_crawl
+    from preprocess.train_crawl.options import CrawlOptions
+    from preprocess.config.options import CleanOptions, RunOptions
+    from preprocess.driver.preprocess import run_preprocess
     from search.qld import run_search
     from search.topics import read_topics
     from webprune.cacm_web import build

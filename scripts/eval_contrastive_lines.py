@@ -40,11 +40,11 @@ import numpy as np
 
 from eval.cleaning.gold import FORMATS, gold_pages
 from eval.cleaning.harness import strip_wrapper
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.lm.contrastive import open_model
-from preprocess.lm.labels import LabelOptions, kept_flags, label_pipeline, lines_before, words
+from preprocess.learning.labels import LabelOptions, kept_flags, label_pipeline, lines_before, words
 from preprocess.lm.normalize import normalize
-from preprocess.stats import Stats
+from preprocess.core.stats import Stats
 from webprune.benchdata import ROOT, shared_data
 
 CLEANINGS = {"tags+hints+links": LabelOptions(cleaner="tags"), "density+hints+links": LabelOptions(cleaner="density")}

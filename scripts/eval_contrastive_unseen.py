@@ -17,9 +17,9 @@ import zlib
 from eval.cleaning.gold import FORMATS, gold_pages
 from eval.cleaning.harness import strip_wrapper
 from eval.cleaning.score import word_prf
-from preprocess.document import Document
-from preprocess.pipeline import Pipeline
-from preprocess.spec import parse_spec
+from preprocess.core.document import Document
+from preprocess.run.pipeline import Pipeline
+from preprocess.config.spec import parse_spec
 from webprune.benchdata import ROOT, shared_data
 
 

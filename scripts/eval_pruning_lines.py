@@ -33,11 +33,11 @@ from pathlib import Path
 import numpy as np
 
 from eval.cleaning.gold import gold_pages
-from preprocess.document import Document
-from preprocess.pipeline import run_steps
+from preprocess.core.document import Document
+from preprocess.run.pipeline import run_steps
 from preprocess.lm.normalize import normalize
 from preprocess.lm.score import Scorer
-from preprocess.segment import split_line
+from preprocess.core.segment import split_line
 from preprocess.steps.decode import Decode
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval

@@ -71,8 +71,8 @@ def build_inputs(work: Path) -> tuple[list[str], str, str]:
         train([str(shared_data("lm", "brown.txt"))], kenlm, order=2)
     contrastive = work / "contrastive"
     if not (contrastive / "contrastive.json").exists():
-        from preprocess.lm.crawl import train_crawl
-        from preprocess.lm.crawl_options import CrawlOptions
+        from preprocess.driver.train_crawl import train_crawl
+        from preprocess.train_crawl.options import CrawlOptions
 
         train_crawl([str(pages), inputs[2]], str(contrastive), CrawlOptions(order=2), executor="local")
     return inputs, str(kenlm), str(contrastive)
@@ -127,9 +127,9 @@ def summary(out: Path) -> dict:
 
 
 def run_one(name: str, kw: dict, inputs: list[str], work: Path, compress: bool) -> str:
-    from preprocess.options import CleanOptions
-    from preprocess.run import run_preprocess
-    from preprocess.options import RunOptions
+    from preprocess.config.options import CleanOptions
+    from preprocess.driver.preprocess import run_preprocess
+    from preprocess.config.options import RunOptions
 
     out = work / "out" / name.replace("/", "_")
     shutil.rmtree(out, ignore_errors=True)

@@ -22,9 +22,9 @@ from preprocess.cleaners.learned.anchor import HeadReader
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import TokenVocab, page_features
 from preprocess.cleaners.learned.model import load_model
-from preprocess.document import Document
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline, build_steps, run_steps
+from preprocess.core.document import Document
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline, build_steps, run_steps
 from webprune.benchdata import shared_data
 
 

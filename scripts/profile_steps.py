@@ -12,7 +12,7 @@ Input: the 2,871 real pages of ../shared/data/cleaning/*/input, packed into one 
 
 Per configuration and repeat, single process, no Ray, batches of 64 as the executor sends them:
 read the WARC with the product's reader, run each step over the batch, build the JSON dicts
-(``Document.to_json``), write one shard as a unit does (``preprocess.output``). Every row is CPU time
+(``Document.to_json``), write one shard as a unit does (``preprocess.folder.output``). Every row is CPU time
 (``time.process_time``) divided by the number of pages read (2,871), so the rows of a column add
 up to the end-to-end cost; the median of ``--repeat`` runs is shown with the spread (max - min).
 pyplexity's tag remover runs in its own virtualenv (.venv-pyplexity, scripts/setup_pyplexity.sh)
@@ -47,13 +47,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from preprocess.options import CleanOptions
-from preprocess.output import OutputDir
-from preprocess.pipeline import Pipeline
+from preprocess.config.options import CleanOptions
+from preprocess.folder.output import OutputDir
+from preprocess.run.pipeline import Pipeline
 from preprocess.readers import read_source
-from preprocess.sources import discover
-from preprocess.stats import Stats
-from preprocess.work import json_dumps
+from preprocess.readers.sources import discover
+from preprocess.core.stats import Stats
+from preprocess.run.worker import json_dumps
 from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
 
 PYPLEXITY = ROOT / ".venv-pyplexity" / "bin" / "python"
@@ -84,7 +84,7 @@ REC_FLAGS = f"--cleaner learned --drop-hinted --max-link-density 0.5 --prune-mod
 
 def options_of(flags: str) -> CleanOptions:
     """CleanOptions from ``webprune preprocess`` flags (the CLI's own parser)."""
-    from preprocess import options
+    from preprocess.config import options
 
     ap = argparse.ArgumentParser(prog="--rec-flags")
     options.add_arguments(ap)
@@ -231,7 +231,7 @@ def probe_decode(docs) -> list[tuple[str, float, str]]:
 def probe_tags(entries, line_features: bool) -> list[tuple[str, float, str]]:
     from resiliparse.extract.html2text import extract_plain_text
 
-    from preprocess import dom
+    from preprocess.html import dom
     from preprocess.steps import tags as T
 
     t = [0.0] * 4
@@ -271,7 +271,7 @@ def probe_prune(entries, model_path: str) -> list[tuple[str, float, str]]:
     if is_contrastive(model_path):
         return probe_contrastive(entries, model_path)
     from preprocess.lm.score import Scorer
-    from preprocess.segment import sentences_of
+    from preprocess.core.segment import sentences_of
 
     word = re.compile(r"\w")
     scorer = Scorer(model_path)
@@ -302,9 +302,9 @@ def probe_contrastive(entries, model_path: str) -> list[tuple[str, float, str]]:
     from preprocess.filters.prune.contrastive import ContrastivePrune
     from preprocess.lm.contrastive import normalize_many
     from preprocess.lm.lang import page_text
-    from preprocess.segment import sentences_of_lines
+    from preprocess.core.segment import sentences_of_lines
 
-    from preprocess.document import Line
+    from preprocess.core.document import Line
 
     step = ContrastivePrune(model_path)
     t_lang = t_seg = t_norm = t_lm = 0.0

@@ -31,9 +31,9 @@ from eval.cleaning.gold import gold_pages
 from eval.cleaning.harness import strip_wrapper
 from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.blocks import BLOCK_TAGS, NOISE, TAG_INDEX, VOID, body_markup, split_python
-from preprocess.document import Document
-from preprocess.options import CleanOptions
-from preprocess.pipeline import build_steps, run_steps
+from preprocess.core.document import Document
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import build_steps, run_steps
 from webprune.benchdata import shared_data
 
 BLOCK = frozenset(BLOCK_TAGS) - {"body"}

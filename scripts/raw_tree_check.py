@@ -38,10 +38,10 @@ from preprocess.cleaners.learned import compiled
 from preprocess.cleaners.learned.anchor import page_head
 from preprocess.cleaners.learned.blocks import Page, split_body
 from preprocess.cleaners.learned.raw import read_raw
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.filters.hints import HintFilter
-from preprocess.options import CleanOptions
-from preprocess.pipeline import build_steps, run_steps
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import build_steps, run_steps
 from webprune.benchdata import shared_data
 
 FIELDS = ("texts", "link_chars", "owner", "start", "el_tag", "el_parent", "el_depth", "el_names", "el_start", "el_end",

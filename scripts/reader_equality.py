@@ -44,7 +44,7 @@ def load_old(rev: str):
 
 
 def outcome(read_archive, data: bytes, name: str, max_bytes: int):
-    from preprocess.stats import Stats
+    from preprocess.core.stats import Stats
     stats, seen = Stats(), []
     stats.ledger = []
     docs = [(d.id, d.url, d.source, d.content_type, d.raw, d.meta) for d in
@@ -71,7 +71,7 @@ def main() -> int:
     ap.add_argument("files", nargs="*", type=Path)
     a = ap.parse_args()
     old = load_old(a.old)
-    from preprocess.options import DEFAULT_MAX_BYTES
+    from preprocess.config.options import DEFAULT_MAX_BYTES
     from preprocess.readers.archive import read_archive as new
     files = a.files or sorted(p for p in (ROOT.parent / "shared" / "data" / "warc").rglob("*") if p.is_file()) \
         + sorted((ROOT / "build" / "bench").glob("*.warc*"))

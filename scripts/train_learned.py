@@ -51,10 +51,10 @@ from eval.cleaning.score import tokens
 from preprocess.cleaners.learned.anchor import page_head
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import CLASS_TOKEN, TokenVocab, feature_names, page_features
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.filters.hints import HintFilter
-from preprocess.options import CleanOptions
-from preprocess.pipeline import build_steps, run_steps
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import build_steps, run_steps
 from scripts.learned_trees import THRESHOLD, bag, export
 from webprune.benchdata import shared_data
 

@@ -11,7 +11,7 @@ import dataclasses
 import typing
 from dataclasses import dataclass
 
-from preprocess.params import option
+from preprocess.config.params import option
 
 MODELS = ("qld", "bm25")
 
@@ -32,7 +32,7 @@ class RetrievalModel:
 
     def check(self, where: str = "[search]", key: str = "model") -> RetrievalModel:
         """Itself, or ValueError saying which value is wrong (the flags and the configs both come here)."""
-        from preprocess.params import check_type, closest
+        from preprocess.config.params import check_type, closest
 
         hints = typing.get_type_hints(RetrievalModel)
         for f in dataclasses.fields(self):  # the one type checker: finite numbers, whole numbers, true or false

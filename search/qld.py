@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from index.java import autoclass
-from preprocess.owned import claim_outputs, write_output
+from preprocess.folder.owned import claim_outputs, write_output
 from search.models import RetrievalModel
 
 
@@ -84,7 +84,7 @@ def run_search(index: str | Path, topics: dict[str, str], output: str | Path, mu
                threads: int = 2, tag: str = "webprune", model: RetrievalModel | None = None,
                claim: bool = False) -> dict:
     """Search ``topics`` and write the run (and its ``.stats.json``); ``claim``: list them first in their folder's
-    record of webprune's files (:func:`preprocess.owned.claim_outputs`: a file of someone else's is refused)."""
+    record of webprune's files (:func:`preprocess.folder.owned.claim_outputs`: a file of someone else's is refused)."""
     model = model or RetrievalModel("qld", mu=mu)
     check_run_args(k, threads, tag)
     t0, c0 = time.perf_counter(), time.process_time()

@@ -19,6 +19,6 @@ def shared(*parts) -> Path:
 
 def local_run(**kw):
     """RunOptions of a run in this process writing plain .jsonl shards (what most tests read)."""
-    from preprocess.options import RunOptions
+    from preprocess.config.options import RunOptions
 
     return RunOptions(**({"executor": "local", "compress": False} | kw))

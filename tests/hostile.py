@@ -10,7 +10,7 @@ import io
 
 from preprocess.readers import archive
 from preprocess.readers.archive import read_archive
-from preprocess.stats import Stats
+from preprocess.core.stats import Stats
 
 WARC_FRAMINGS = ("record-gz", "file-gz", "plain")
 SUFFIX = {"record-gz": ".warc.gz", "file-gz": ".warc.gz", "plain": ".warc", "arc": ".arc", "arc-gz": ".arc.gz"}

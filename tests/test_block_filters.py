@@ -1,6 +1,6 @@
 """Composable filters: class/id hints, link-density blocks, broken titles."""
-from preprocess.document import Document
-from preprocess.pipeline import CleanOptions, Pipeline
+from preprocess.core.document import Document
+from preprocess.run.pipeline import CleanOptions, Pipeline
 
 ARTICLE = "<p>" + "The council met on Monday and agreed the new budget for the schools of the town. " * 8 + "</p>"
 PAGE = f"""<html><head><title>Budget agreed</title></head><body>

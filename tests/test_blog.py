@@ -3,8 +3,8 @@ import re
 
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.score import word_prf
-from preprocess.document import Document
-from preprocess.pipeline import CleanOptions, Pipeline
+from preprocess.core.document import Document
+from preprocess.run.pipeline import CleanOptions, Pipeline
 from tests.conftest import shared
 
 BLOG = b"""<html><head><title>Dana's garden blog</title></head><body>
@@ -114,7 +114,7 @@ def test_keep_posts_matches_the_walk_for_nested_unordered_and_stray_posts():
 
     from resiliparse.parse.html import HTMLTree
 
-    from preprocess.dom import keep_nodes as keep_posts
+    from preprocess.html.dom import keep_nodes as keep_posts
 
     page = ("<html><head><title>t</title></head><body>x<div id=a>1<p id=b>2<span id=c>3</span></p><p id=d>4</p> "
             "<!--c--> </div>y<div id=e><p id=f>5</p><p id=g>6<b id=h>7</b></p></div>z</body></html>")

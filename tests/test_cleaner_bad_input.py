@@ -3,10 +3,10 @@ import time
 
 import pytest
 
-from preprocess.document import Document
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline
-from preprocess.registry import CLEANERS
+from preprocess.core.document import Document
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline
+from preprocess.config.registry import CLEANERS
 
 PARA = "<p>" + "Plain words of a long article paragraph. " * 20 + "</p>\n"
 BAD = {

@@ -79,7 +79,7 @@ def test_webprune_is_scored_on_its_main_text_unless_with_title(tmp_path, capsys)
     assert main_text({"contents": "Title", "title": "Title"}) == ""  # a page with a title and no text
     assert main_text({"contents": "Body text", "title": ""}) == "Body text"
     assert main_text({"contents": "Titles of the body", "title": "Title"}) == "Titles of the body"
-    from preprocess.document import Document
+    from preprocess.core.document import Document
     for title, text in (("Title", "Body\ntext"), ("Title", ""), ("", "Body"), ("T", "T\nbody")):
         doc = Document(id="p", title=title)  # what the record layout puts in, main_text takes back
         doc.set_text(text)

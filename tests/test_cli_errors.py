@@ -349,7 +349,7 @@ def test_config_values(files, capsys, config, fragment):
 def test_more_workers_than_cpus_are_reported_as_the_cpus_used(caplog):
     import ray
 
-    from preprocess.executor import RayExecutor
+    from preprocess.runtime.executor import RayExecutor
 
     if ray.is_initialized():
         ray.shutdown()
@@ -385,11 +385,11 @@ def test_a_plugin_that_fails_to_import_is_one_line_and_exit_2(tmp_path, command)
 @pytest.mark.parametrize("failure", ["user error", "bug", "none"])
 def test_the_console_command_ends_ray_itself_after_an_error_too(files, capsys, monkeypatch, failure):
     """`webprune` (argv from sys.argv) shuts Ray down before it exits, whatever the command's outcome."""
-    import preprocess.executor
+    import preprocess.runtime.executor
     from webprune import commands
 
     ended = []
-    monkeypatch.setattr(preprocess.executor, "shutdown_ray_at_exit", lambda: ended.append(True))
+    monkeypatch.setattr(preprocess.runtime.executor, "shutdown_ray_at_exit", lambda: ended.append(True))
     if failure == "bug":
         monkeypatch.setattr(commands, "cmd_eval", lambda a: 1 / 0)
     metric = "FOO" if failure == "user error" else "P@1"

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from preprocess.options import CleanOptions, RunOptions
-from preprocess.run import run_preprocess
+from preprocess.config.options import CleanOptions, RunOptions
+from preprocess.driver.preprocess import run_preprocess
 from tests.conftest import shared
 from webprune.benchdata import pack_cleaning_pages
 

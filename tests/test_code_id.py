@@ -3,11 +3,12 @@ import sys
 
 import pytest
 
-from preprocess import registry, units
-from preprocess.options import CleanOptions
-from preprocess.units import Job, code_id
+from preprocess.config import registry
+from preprocess.run import units
+from preprocess.config.options import CleanOptions
+from preprocess.run.units import Job, code_id
 
-PLUGIN = '''from preprocess.registry import Cleaner, register
+PLUGIN = '''from preprocess.config.registry import Cleaner, register
 from preprocess.steps.base import Step
 from {pkg}.helper import WORD
 

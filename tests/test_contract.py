@@ -4,10 +4,10 @@ import textwrap
 
 import pytest
 
-from preprocess import options
-from preprocess.document import Document
-from preprocess.options import CleanOptions, RunOptions
-from preprocess.spec import format_spec, parse_spec
+from preprocess.config import options
+from preprocess.core.document import Document
+from preprocess.config.options import CleanOptions, RunOptions
+from preprocess.config.spec import format_spec, parse_spec
 from webprune.cli import build_parser
 from webprune.config import load_config
 
@@ -152,8 +152,8 @@ def test_inputs_must_be_a_list_and_sections_must_exist(tmp_path):
 def test_adding_a_cleaner_takes_one_module_and_one_registry_line(tmp_path):
     """tests/plugins/first_block.py is the module; its last line is the registry line (README: Adding a cleaner)."""
     import tests.plugins.first_block  # noqa: F401 -- the one registry line runs on import
-    from preprocess.pipeline import Pipeline
-    from preprocess.registry import CLEANERS
+    from preprocess.run.pipeline import Pipeline
+    from preprocess.config.registry import CLEANERS
 
     assert "first_block" in CLEANERS
     a = build_parser().parse_args(["preprocess", "x.warc.gz", "-o", "o", "--cleaner", "first_block"])
@@ -170,8 +170,8 @@ def test_adding_a_cleaner_takes_one_module_and_one_registry_line(tmp_path):
 
 # -- units and batches, without Ray -------------------------------------------------------------------------------
 def test_units_are_one_per_file_with_keys_that_follow_options_and_inputs(tmp_path):
-    from preprocess.sources import Source
-    from preprocess.units import Job, plan
+    from preprocess.readers.sources import Source
+    from preprocess.run.units import Job, plan
 
     sources = [Source("warc", f"/in/{n}.warc.gz", 10 + i, 1) for i, n in enumerate("ab")]
     units = plan(sources, Job(CleanOptions(), "out"))
@@ -186,7 +186,7 @@ def test_units_are_one_per_file_with_keys_that_follow_options_and_inputs(tmp_pat
 def test_a_model_retrained_at_the_same_path_makes_new_unit_and_collection_keys(tmp_path):
     import os
 
-    from preprocess.units import Job
+    from preprocess.run.units import Job
     from webprune.experiment import _key
 
     model = tmp_path / "model.json"
@@ -201,9 +201,9 @@ def test_a_model_retrained_at_the_same_path_makes_new_unit_and_collection_keys(t
 
 
 def test_batches_number_records_and_leave_poison_out(tmp_path):
-    from preprocess.guard import AttemptGuard
-    from preprocess.output import OutputDir
-    from preprocess.stats import Stats
+    from preprocess.runtime.attempts import AttemptGuard
+    from preprocess.folder.output import OutputDir
+    from preprocess.core.stats import Stats
 
     out = OutputDir(str(tmp_path))
     docs = [Document(id=str(i), source="s") for i in range(10)]
@@ -222,7 +222,7 @@ def test_batches_number_records_and_leave_poison_out(tmp_path):
 
 
 def test_local_executor_runs_items_in_order_and_turns_errors_into_failures():
-    from preprocess.executor import Failure, LocalExecutor
+    from preprocess.runtime.executor import Failure, LocalExecutor
 
     def fn(shared, item, progress):
         if item == 3:
@@ -236,8 +236,8 @@ def test_local_executor_runs_items_in_order_and_turns_errors_into_failures():
 
 
 def test_records_a_progress_counter_did_not_take_are_sent_with_the_next_report():
-    from preprocess.stats import Stats
-    from preprocess.work import _Reporter
+    from preprocess.core.stats import Stats
+    from preprocess.run.worker import _Reporter
 
     class Flaky:  # a progress counter that is not there for the first two sends
         def __init__(self):
@@ -263,8 +263,8 @@ def test_records_a_progress_counter_did_not_take_are_sent_with_the_next_report()
 def test_a_counter_not_there_yet_is_asked_again_only_after_a_pause_or_at_the_units_end():
     """Before the driver starts its progress actor each lookup is a round trip to Ray's GCS: a worker does not
     repeat it every half second."""
-    from preprocess.stats import Stats
-    from preprocess.work import _Reporter
+    from preprocess.core.stats import Stats
+    from preprocess.run.worker import _Reporter
 
     class Absent:
         def __init__(self):

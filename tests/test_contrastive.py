@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.filters.prune.options import is_contrastive as options_contrastive
 from preprocess.lm.contrastive import (
     CARD,
@@ -17,13 +17,13 @@ from preprocess.lm.contrastive import (
     normalize_many,
     open_model,
 )
-from preprocess.lm.crawl import train_crawl
-from preprocess.lm.crawl_options import CrawlOptions
-from preprocess.lm.labels import LabelOptions, kept_flags, label_pipeline, labelled, lines_before
+from preprocess.driver.train_crawl import train_crawl
+from preprocess.train_crawl.options import CrawlOptions
+from preprocess.learning.labels import LabelOptions, kept_flags, label_pipeline, labelled, lines_before
 from preprocess.lm.normalize import normalize
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline
-from preprocess.stats import Stats
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline
+from preprocess.core.stats import Stats
 from tests.conftest import ROOT, local_run, shared
 
 MENU = ["Skip to content", "Most Popular", "All rights reserved.", "Share this story"]
@@ -187,7 +187,7 @@ def test_pruner_default_threshold_by_value_and_errors(model):
 
 
 def test_percentile_is_calibrated_and_wet_text_is_pruned_without_a_dom(model, crawl, tmp_path):
-    from preprocess.run import run_preprocess
+    from preprocess.driver.preprocess import run_preprocess
 
     opts = CleanOptions(prune_model=str(model[0]), prune_percentile=30, prune_sample_docs=10)
     r = run_preprocess([str(crawl)], str(tmp_path / "pct"), opts, local_run(), progress=False)
@@ -243,12 +243,12 @@ def test_a_unit_whose_lines_are_spooled_is_not_cleaned_again(crawl, tmp_path, mo
     """The engine's spool: round 0 writes the unit's rows under OUT/learned/crawl_lines/spool/ and hands back only
     signatures; run again it reads the spool instead of cleaning; round 1 is handed the spool and its routed rows
     to skip."""
-    import preprocess.lm.labels as labels_mod
-    from preprocess.lm.crawl import CRAWL_LINES
-    from preprocess.lm.dedup import DedupOptions
-    from preprocess.sources import discover
-    from preprocess.units import Job, plan
-    from preprocess.work import learn_unit
+    import preprocess.learning.labels as labels_mod
+    from preprocess.driver.train_crawl import CRAWL_LINES
+    from preprocess.train_crawl.dedup import DedupOptions
+    from preprocess.readers.sources import discover
+    from preprocess.run.units import Job, plan
+    from preprocess.learning.worker import learn_unit
 
     labels = LabelOptions()
     job = Job(labels.clean_options(), str(tmp_path))

@@ -2,17 +2,17 @@
 (real ClueWeb09 Japanese pages), per-language pairs, and pages of a language without a pair left unpruned."""
 import pytest
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.lm.contrastive import ContrastiveScorer, normalize_many
-from preprocess.lm.crawl import train_crawl
-from preprocess.lm.crawl_options import CrawlOptions
-from preprocess.lm.dedup import K, DedupOptions, duplicates, signatures
-from preprocess.lm.labels import LabelOptions, label_pipeline, labelled
+from preprocess.driver.train_crawl import train_crawl
+from preprocess.train_crawl.options import CrawlOptions
+from preprocess.train_crawl.dedup import K, DedupOptions, duplicates, signatures
+from preprocess.learning.labels import LabelOptions, label_pipeline, labelled
 from preprocess.lm.lang import detect_language, page_text
 from preprocess.lm.normalize import normalize, split_cjk
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline
-from preprocess.stats import Stats
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline
+from preprocess.core.stats import Stats
 from tests.conftest import shared
 
 JA = "clueweb09-ja-sample.warc.gz"
@@ -30,7 +30,7 @@ def cpe_pages(n: int) -> list[tuple[str, str, bytes]]:
 
 def japanese_docs() -> list[Document]:
     from preprocess.readers import read_source
-    from preprocess.sources import discover
+    from preprocess.readers.sources import discover
 
     return list(read_source(discover([str(shared("warc", "clueweb09", JA))])[0], Stats(), 1 << 26))
 

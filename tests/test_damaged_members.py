@@ -44,10 +44,10 @@ def records(kind: str, rng: random.Random | None = None) -> list[bytes]:
 
 def inspect_count(data: bytes, name: str, tmp) -> int:
     """Records as ``webprune inspect`` counts them."""
-    from preprocess.inspect import inspect_unit
-    from preprocess.sources import discover
-    from preprocess.units import Job, plan
-    from preprocess.options import CleanOptions
+    from preprocess.readers.inspect import inspect_unit
+    from preprocess.readers.sources import discover
+    from preprocess.run.units import Job, plan
+    from preprocess.config.options import CleanOptions
 
     path = tmp / name
     path.write_bytes(data)

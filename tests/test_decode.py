@@ -1,6 +1,6 @@
 import pytest
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.steps.decode import Decode, decode_payload
 from tests.conftest import EXAMPLE
 

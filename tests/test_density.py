@@ -3,8 +3,8 @@ import time
 
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.score import word_prf
-from preprocess.document import Document
-from preprocess.pipeline import CleanOptions, Pipeline
+from preprocess.core.document import Document
+from preprocess.run.pipeline import CleanOptions, Pipeline
 from tests.conftest import shared
 
 ARTICLE = " ".join(f"Sentence number {i} of the article talks about bees and their hives in some detail." for i in range(12))

@@ -7,11 +7,11 @@ import os
 import tarfile
 from pathlib import Path
 
-from preprocess.ids import cross_unit_renames, page_ids
+from preprocess.core.ids import cross_unit_renames, page_ids
 from preprocess.readers import read_source
-from preprocess.run import run_preprocess
-from preprocess.sources import discover
-from preprocess.stats import Stats
+from preprocess.driver.preprocess import run_preprocess
+from preprocess.readers.sources import discover
+from preprocess.core.stats import Stats
 from tests.conftest import local_run
 from webprune.warcpack import pack_pages
 

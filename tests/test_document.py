@@ -3,7 +3,7 @@ import dataclasses
 import pickle
 import random
 
-from preprocess.document import Document, Line
+from preprocess.core.document import Document, Line
 
 
 def test_set_text_gives_the_non_empty_lines_whether_or_not_they_are_read():

@@ -1,4 +1,4 @@
-"""Ids that two records share (preprocess/duplicates.py): the first by input order is written, every other copy
+"""Ids that two records share (preprocess/run/duplicates.py): the first by input order is written, every other copy
 ``skipped.duplicate_id``, in a file and across files, with the same bytes for any worker count, on a resume,
 and after the unit that kept a page is redone without it."""
 import gzip
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from preprocess.run import run_preprocess
+from preprocess.driver.preprocess import run_preprocess
 from tests.conftest import local_run
 from tests.hostile import warc_record
 
@@ -53,7 +53,7 @@ def test_the_first_copy_by_input_order_is_written_and_every_other_is_counted(tmp
 def test_ray_workers_and_a_resume_give_the_same_bytes(tmp_path):
     inputs = crawl(tmp_path)
     run_preprocess(inputs, str(tmp_path / "local"), run=local_run(compress=True), progress=False)
-    from preprocess.options import RunOptions
+    from preprocess.config.options import RunOptions
 
     r = run_preprocess(inputs, str(tmp_path / "ray"), run=RunOptions(workers=2), progress=False)
     assert r["skipped"] == {"duplicate_id": 4}

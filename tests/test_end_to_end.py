@@ -12,7 +12,7 @@ import pytest
 import pytrec_eval
 
 from eval.trec_files import read_qrels, read_run
-from preprocess.run import run_preprocess
+from preprocess.driver.preprocess import run_preprocess
 from tests.conftest import ROOT, local_run, shared
 
 pytestmark = pytest.mark.slow

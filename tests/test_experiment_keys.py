@@ -1,7 +1,7 @@
 """Experiment collections are reused only when options, inputs, model and cleaning code are all the same."""
 import pytest
 
-from preprocess.pipeline import CleanOptions
+from preprocess.run.pipeline import CleanOptions
 from webprune import experiment
 
 

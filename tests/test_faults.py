@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import tests.plugins.faults  # noqa: F401 -- registers the test cleaners in this process too
-from preprocess.options import CleanOptions, RunOptions
-from preprocess.run import run_preprocess
+from preprocess.config.options import CleanOptions, RunOptions
+from preprocess.driver.preprocess import run_preprocess
 from tests.conftest import ROOT, local_run
 from webprune.warcpack import pack_pages
 

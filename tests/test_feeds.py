@@ -17,8 +17,8 @@ from preprocess.cleaners.density import DensityCleaner
 from preprocess.cleaners.feeds import (FeedItem, FeedsCleaner, HostTemplate, Path as DomPath, PathStep,
                                        feed_items, feed_text, induce_template, is_feed, learn_templates,
                                        longest_prefix, match_item, merge_paths, normalize_url, parse_page, url_key)
-from preprocess.document import Document
-from preprocess.pipeline import run_steps
+from preprocess.core.document import Document
+from preprocess.run.pipeline import run_steps
 from preprocess.steps.decode import Decode
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval
@@ -395,8 +395,8 @@ def test_preprocess_learns_templates_from_the_crawls_feeds_and_cleans_every_page
     """The whole stage: feeds and pages in WARCs (feeds last), a learning pass, then Ray workers."""
     import json as _json
 
-    from preprocess.options import CleanOptions
-    from preprocess.run import run_preprocess
+    from preprocess.config.options import CleanOptions
+    from preprocess.driver.preprocess import run_preprocess
     from tests.conftest import local_run
     from webprune.warcpack import pack_pages
 
@@ -423,9 +423,9 @@ def test_preprocess_learns_templates_from_the_crawls_feeds_and_cleans_every_page
 def test_round_1_reads_only_the_units_holding_pages_an_item_links_to(tmp_path, monkeypatch):
     """The feeds' own file (and a file of pages no item links to) are read once, in round 0; the
     templates are the same."""
-    from preprocess import learning
-    from preprocess.options import CleanOptions
-    from preprocess.run import run_preprocess
+    from preprocess.learning import engine as learning
+    from preprocess.config.options import CleanOptions
+    from preprocess.driver.preprocess import run_preprocess
     from tests.conftest import local_run
     from webprune.warcpack import pack_pages
 

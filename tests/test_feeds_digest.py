@@ -12,8 +12,8 @@ from preprocess.cleaners.feeds import FeedItem, learn_templates, match_item, par
 from preprocess.cleaners.feeds.digest import Haystack, WordsDigest, item_digest
 from preprocess.cleaners.feeds.learn import FeedTemplates
 from preprocess.cleaners.feeds.match import longest_prefix
-from preprocess.document import Document
-from preprocess.options import CleanOptions
+from preprocess.core.document import Document
+from preprocess.config.options import CleanOptions
 from tests.conftest import shared
 from tests.test_feeds import FEEDS, PAGES, raw, records
 from webprune.benchdata import cleaning_pages

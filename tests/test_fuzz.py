@@ -8,8 +8,8 @@ reasons of the records' own.
 """
 import pytest
 
-from preprocess.options import CleanOptions, RunOptions
-from preprocess.run import run_preprocess
+from preprocess.config.options import CleanOptions, RunOptions
+from preprocess.driver.preprocess import run_preprocess
 from tests.conftest import local_run, shared
 from webprune.benchdata import cleaning_pages
 from webprune.fuzz import FRAMINGS, write_fuzz_files

@@ -4,9 +4,9 @@ one tag removal alone writes wherever the page puts its ``<title>``."""
 import pytest
 
 from preprocess.cleaners.learned.cleaner import LearnedCleaner
-from preprocess.document import Document
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline, build_steps
+from preprocess.core.document import Document
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline, build_steps
 from preprocess.steps.tags import TagRemoval
 
 BODY = (b"<p>The allotment committee met on Tuesday evening to agree the rules for the new season of planting and "

@@ -7,11 +7,11 @@ import zlib
 
 import pytest
 
-from preprocess.document import Document
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline
+from preprocess.core.document import Document
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline
 from preprocess.readers.http import payload
-from preprocess.stats import Stats
+from preprocess.core.stats import Stats
 from tests.hostile import page, pack, read, warc_record
 
 TITLE = "Page 3"

@@ -1,4 +1,4 @@
-"""One id rule (preprocess/ids.py): every document id is one that Lucene keeps and a TREC run file can name,
+"""One id rule (preprocess/core/ids.py): every document id is one that Lucene keeps and a TREC run file can name,
 made safe reversibly from whatever the source id held; inputs built byte by byte."""
 import gzip
 import io
@@ -9,7 +9,7 @@ import urllib.parse
 
 import pytest
 
-from preprocess.ids import MAX_ID_BYTES, safe_id
+from preprocess.core.ids import MAX_ID_BYTES, safe_id
 from tests.hostile import http, page, read, warc_record
 
 HOSTILE = ["a b", "a\tb", "a\nb", "a\u00a0b", "a\x0bb", "a\x0cb", "a\u2028b", "a\u200bb", "a\x1fb", "a\x85b",
@@ -105,7 +105,7 @@ def _tar(names: list[str]) -> bytes:
 
 def test_tar_member_names_with_whitespace_or_foreign_bytes_become_safe_distinct_ids(tmp_path):
     from tests.conftest import local_run
-    from preprocess.run import run_preprocess
+    from preprocess.driver.preprocess import run_preprocess
 
     names = ["ok one.html", "tab\there.html", "new\nline.html", "caf\udce9.html", "caf\udce8.html", "plain.html",
              "a b.html", "a%20b.html"]

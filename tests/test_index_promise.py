@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def done(tmp_path_factory):
     """A finished preprocess run of three small files (plain shards, so a byte can be edited in place)."""
-    from preprocess.run import run_preprocess
+    from preprocess.driver.preprocess import run_preprocess
 
     root = tmp_path_factory.mktemp("promise")
     inputs = []
@@ -83,8 +83,8 @@ def test_an_unfinished_or_altered_collection_is_refused_and_partial_names_why(do
 
 
 def test_a_collection_a_live_run_is_writing_is_refused_even_with_partial(done, tmp_path, capsys):
-    from preprocess.lock import OutputLock
-    from preprocess.sources import filesystem
+    from preprocess.folder.lock import OutputLock
+    from preprocess.core.paths import filesystem
 
     out = copy(done, tmp_path)
     (out / "stats.json").unlink()

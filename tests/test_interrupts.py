@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from preprocess.executor import LocalExecutor
-from preprocess.guard import AttemptGuard
-from preprocess.interrupt import Interrupted, SigtermInterrupts
-from preprocess.lock import LOCK, OutputLocked
-from preprocess.options import CleanOptions
-from preprocess.output import OutputDir
-from preprocess.run import run_preprocess
-from preprocess.stats import Stats
+from preprocess.runtime.executor import LocalExecutor
+from preprocess.runtime.attempts import AttemptGuard
+from preprocess.runtime.interrupt import Interrupted, SigtermInterrupts
+from preprocess.folder.lock import LOCK, OutputLocked
+from preprocess.config.options import CleanOptions
+from preprocess.folder.output import OutputDir
+from preprocess.driver.preprocess import run_preprocess
+from preprocess.core.stats import Stats
 from tests.conftest import ROOT, local_run, shared
 from webprune.benchdata import pack_cleaning_pages
 
@@ -154,7 +154,7 @@ def test_a_live_holder_refuses_every_command_on_that_folder_before_anything_is_w
     lock_file(out)
     with pytest.raises(OutputLocked, match=f"pid {os.getpid()} on {socket.gethostname()}.*webprune preprocess x"):
         run_preprocess([warc], str(out), run=local_run(), progress=False)
-    from preprocess.lm.crawl import train_crawl
+    from preprocess.driver.train_crawl import train_crawl
 
     with pytest.raises(OutputLocked, match="in use by another webprune run"):
         train_crawl([warc], str(out), executor="local")
@@ -276,8 +276,8 @@ RACE = """
 import os, signal, time
 import ray
 import ray._private.worker as worker
-from preprocess.executor import RayExecutor
-from preprocess.interrupt import Interrupted, SigtermInterrupts
+from preprocess.runtime.executor import RayExecutor
+from preprocess.runtime.interrupt import Interrupted, SigtermInterrupts
 connect = worker.connect
 def connect_then_stop(*args, **kwargs):  # the driver's core worker is up, ray.init not yet returned
     out = connect(*args, **kwargs)

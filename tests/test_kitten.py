@@ -4,9 +4,9 @@ import time
 from eval.cleaning.gold import gold_pages
 from eval.cleaning.score import word_prf
 from preprocess.filters.kitten import FINAL_PUNCT, KittenNormalise, KittenPunctuate
-from preprocess.document import Document
-from preprocess.pipeline import run_steps
-from preprocess.stats import Stats
+from preprocess.core.document import Document
+from preprocess.run.pipeline import run_steps
+from preprocess.core.stats import Stats
 from preprocess.steps.decode import Decode
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval

@@ -74,7 +74,7 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_circle():
     edges = graph()
-    assert len(edges) > 100 and edges["preprocess.run"]  # the graph was read
+    assert len(edges) > 100 and edges["preprocess.driver.preprocess"]  # the graph was read
     assert cycles(edges) == []
 
 
@@ -87,11 +87,11 @@ def test_no_lower_layer_imports_a_higher_one():
     assert up == []
 
 
-ENGINE = ("preprocess.pipeline", "preprocess.work", "preprocess.readers", "preprocess.output", "preprocess.run",
-          "preprocess.learning")
+ENGINE = ("preprocess.run.pipeline", "preprocess.run.worker", "preprocess.readers", "preprocess.folder.output", "preprocess.driver.preprocess",
+          "preprocess.learning.engine")
 
 
-ENGINE_RUN = ["preprocess.lm.crawl_lines:CrawlLines"]  # passes the engine runs that no registry entry names
+ENGINE_RUN = ["preprocess.train_crawl.lines:CrawlLines"]  # passes the engine runs that no registry entry names
 
 
 def engine_imports(edges: dict[str, set[str]], module: str) -> list[str]:
@@ -101,16 +101,59 @@ def engine_imports(edges: dict[str, set[str]], module: str) -> list[str]:
 def test_learning_passes_are_components_not_drivers():
     """A pass the registry names (and the ids' census) is map/reduce over the documents the engine hands it: its module imports
     none of the engine (pipeline, work, readers, output, run, learning), in a function or not."""
-    from preprocess.ids import CENSUS
-    from preprocess.registry import pass_refs
+    from preprocess.core.ids import CENSUS
+    from preprocess.config.registry import pass_refs
 
     edges, refs = graph(), pass_refs() + [CENSUS] + ENGINE_RUN
-    assert {"preprocess.cleaners.sitediff", "preprocess.cleaners.feeds.learn", "preprocess.calibrate"} <= \
+    assert {"preprocess.cleaners.sitediff", "preprocess.cleaners.feeds.learn", "preprocess.filters.prune.calibrate"} <= \
         {r.partition(":")[0] for r in refs}
     assert {r.partition(":")[0]: engine_imports(edges, r.partition(":")[0]) for r in refs} == \
         {r.partition(":")[0]: [] for r in refs}
 
 
 def test_the_pass_rule_catches_an_engine_import():  # the check itself can fail
-    assert engine_imports({"p": {"preprocess.readers.files", "preprocess.dom"}}, "p") == ["preprocess.readers.files"]
-    assert engine_imports({"p": {"preprocess.output", "preprocess.outputs_like"}}, "p") == ["preprocess.output"]
+    assert engine_imports({"p": {"preprocess.readers.files", "preprocess.html.dom"}}, "p") == ["preprocess.readers.files"]
+    assert engine_imports({"p": {"preprocess.folder.output", "preprocess.outputs_like"}}, "p") == ["preprocess.folder.output"]
+
+
+PREPROCESS = ROOT / "preprocess"
+
+
+def rooms() -> dict[str, set[str] | None]:
+    """Each room of preprocess/ and the rooms its ``__init__`` says it may import (None: every room)."""
+    import re
+
+    out = {}
+    for init in sorted(PREPROCESS.glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        m = re.search(r"^May import: (.+?)\.\s*$", doc, re.M)
+        assert m, f"{init}: its docstring must end with 'May import: <rooms>.'"
+        said = m.group(1)
+        out[init.parent.name] = None if said == "every room" else set() if said.startswith("nothing") else \
+            {r.strip() for r in said.split(",")}
+    return out
+
+
+def room_breaches(edges: dict[str, set[str]], allowed: dict[str, set[str] | None]) -> list[tuple[str, str]]:
+    def room(m: str) -> str | None:
+        parts = m.split(".")
+        return parts[1] if parts[0] == "preprocess" and len(parts) > 1 and parts[1] in allowed else None
+
+    return sorted((m, t) for m, ts in edges.items() for t in ts
+                  if (r := room(m)) and (rt := room(t)) and rt != r and allowed[r] is not None and rt not in allowed[r])
+
+
+def test_preprocess_is_rooms_and_each_imports_only_what_its_init_says():
+    top = sorted(p.name for p in PREPROCESS.iterdir() if p.name != "__pycache__" and not p.is_dir())
+    assert len(top) <= 10 and top == ["__init__.py"], top  # everything else lives in a room
+    allowed = rooms()
+    assert {"core", "config", "readers", "steps", "cleaners", "filters", "folder", "runtime", "run", "learning"} <= \
+        set(allowed)
+    assert all(allowed[r] is None or r not in allowed[r] for r in allowed)
+    assert room_breaches(graph(), allowed) == []
+
+
+def test_the_room_rule_catches_an_import_a_room_may_not_make():  # the check itself can fail
+    allowed = {"core": set(), "run": {"core"}}
+    assert room_breaches({"preprocess.core.stats": {"preprocess.run.units"}, "preprocess.run.units": {"preprocess.core.stats"}},
+                         allowed) == [("preprocess.core.stats", "preprocess.run.units")]

@@ -12,10 +12,10 @@ from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.text import text_columns
 from preprocess.cleaners.learned.model import DEFAULT_MODEL, BlockModel, load_model
-from preprocess.document import Document
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline
-from preprocess.spec import format_spec, parse_spec
+from preprocess.core.document import Document
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline
+from preprocess.config.spec import format_spec, parse_spec
 from tests.conftest import shared
 
 ARTICLE = " ".join(f"Sentence number {i} of the article talks about bees and their hives, in some detail." for i in range(12))

@@ -12,7 +12,7 @@ from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.cleaner import LearnedCleaner
 from preprocess.cleaners.learned.features import LATEST, TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.model import BlockModel
-from preprocess.document import Document
+from preprocess.core.document import Document
 from tests.test_learned import stump
 
 DESCRIPTION = "A sturdy oak chair with a woven seat, hand finished in our workshop in Devon."
@@ -158,8 +158,8 @@ def test_training_reads_each_views_head_and_refuses_a_cache_written_before_the_h
 
     import scripts.train_learned as tl
     from eval.cleaning.gold import gold_pages
-    from preprocess.options import CleanOptions
-    from preprocess.pipeline import build_steps
+    from preprocess.config.options import CleanOptions
+    from preprocess.run.pipeline import build_steps
     from tests.conftest import shared
 
     page = next(p for p in gold_pages(shared(), ["wcxb-dev"]) if p.page_type == "product")

@@ -22,11 +22,11 @@ from preprocess.cleaners.learned.anchor import page_head
 from preprocess.cleaners.learned.cleaner import kept_lines
 from preprocess.cleaners.learned.features import TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.model import BlockModel, load_model
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.filters.hints import HintFilter
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline
-from preprocess.stats import Stats
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline
+from preprocess.core.stats import Stats
 from tests.conftest import shared
 from tests.test_learned import stump
 
@@ -320,7 +320,7 @@ def test_kept_blocks_handed_to_tag_removal_are_the_lines_the_tree_path_writes(go
     extracting them: same title, lines and link densities on the gold pages, on raw CleanEval pages (their wrapper
     puts <title> in <body>: the title is tag removal's alone either way) and on blocks with odd characters."""
     from preprocess.cleaners.learned import cleaner
-    from preprocess.pipeline import build_steps, run_steps
+    from preprocess.run.pipeline import build_steps, run_steps
 
     made = []
 

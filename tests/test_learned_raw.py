@@ -12,10 +12,10 @@ from eval.cleaning.harness import strip_wrapper
 from preprocess.cleaners.learned.anchor import page_head
 from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.raw import read_raw
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.filters.hints import HintFilter
-from preprocess.options import CleanOptions
-from preprocess.pipeline import build_steps, run_steps
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import build_steps, run_steps
 from tests.conftest import shared
 from tests.test_learned_compiled import HINTED, TAGS, TEXTS
 
@@ -251,7 +251,7 @@ def test_the_pipeline_reading_pages_raw_writes_what_it_writes_off_the_tree(monke
     """``WEBPRUNE_RAW_READER=1`` (``raw.ON``): the parse step defers to the learned cleaner, which reads the pages
     it can raw and parses the others; the recommended cleaning's output and counters stay the same."""
     from preprocess.cleaners.learned import raw as raw_reader
-    from preprocess.pipeline import Pipeline
+    from preprocess.run.pipeline import Pipeline
 
     pages = gold_pages(shared(), list(SETS))[3::16]
     opts = CleanOptions(cleaner="learned", drop_hinted=True, max_link_density=0.5)

@@ -3,11 +3,11 @@ import time
 
 import pytest
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.lm.normalize import clean_corpus_line, normalize
 from preprocess.lm.score import Scorer
 from preprocess.lm.train import train
-from preprocess.pipeline import CleanOptions, Pipeline
+from preprocess.run.pipeline import CleanOptions, Pipeline
 from preprocess.filters.prune.perplexity import PerplexityPrune, deciles
 from tests.conftest import shared
 
@@ -107,9 +107,9 @@ def test_pipeline_with_pruning_and_percentile_option_checks(model):
 
 
 def test_a_percentile_threshold_is_the_one_thing_that_makes_pruning_learn_first(model):
-    from preprocess.registry import learning_passes
+    from preprocess.config.registry import learning_passes
 
-    calibrate = "preprocess.calibrate:PruneThreshold"
+    calibrate = "preprocess.filters.prune.calibrate:PruneThreshold"
     assert learning_passes(CleanOptions(prune_model=str(model), prune_percentile=25)) == (calibrate,)
     assert learning_passes(CleanOptions(prune_model=str(model), max_perplexity=2000)) == ()
     assert learning_passes(CleanOptions(cleaner="sitediff", prune_model=str(model), prune_percentile=25)) == \
@@ -119,7 +119,7 @@ def test_a_percentile_threshold_is_the_one_thing_that_makes_pruning_learn_first(
 def test_percentile_pruning_after_a_per_host_cleaner_calibrates_in_process(model):
     """eval-cleaning's calibration of ``sitediff+...+prune(p=25)``: the site references come from steps that stop
     before sitediff, so neither the page steps nor the text steps (WET records) may need the threshold yet."""
-    from preprocess.learning import learn_in_process
+    from preprocess.learning.engine import learn_in_process
 
     opts = CleanOptions(cleaner="sitediff", drop_hinted=True, max_link_density=0.5, prune_model=str(model),
                         prune_score="adjusted", prune_percentile=25)
@@ -132,7 +132,7 @@ def test_percentile_pruning_after_a_per_host_cleaner_calibrates_in_process(model
 
 
 def test_segmentation_is_per_line_and_keeps_abbreviations():
-    from preprocess.segment import sentences_of, split_line
+    from preprocess.core.segment import sentences_of, split_line
 
     assert split_line("Dr. Smith paid $3.50 at 9 a.m. today. Then he left!") == [
         "Dr. Smith paid $3.50 at 9 a.m. today.", "Then he left!"]
@@ -145,10 +145,10 @@ def test_segmentation_is_per_line_and_keeps_abbreviations():
 
 
 def test_adjusted_score_uses_link_density_and_needs_a_percentile(model, tmp_path):
-    from preprocess.learning import learn_in_process
+    from preprocess.learning.engine import learn_in_process
     from preprocess.readers import read_source
-    from preprocess.sources import discover
-    from preprocess.stats import Stats
+    from preprocess.readers.sources import discover
+    from preprocess.core.stats import Stats
     from webprune.warcpack import pack_pages
 
     with pytest.raises(ValueError, match="use --prune-percentile"):

@@ -8,11 +8,11 @@ import warnings
 
 import pytest
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.lm import pair as P
 from preprocess.lm.contrastive import ContrastiveScorer, normalize_many
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline
 from tests.conftest import shared
 from tests.test_contrastive import crawl, model  # noqa: F401 (fixtures: a pair trained on 40 real pages)
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.steps import decode
 from preprocess.steps.decode import Decode, markup_counts_python
 from preprocess.steps.parse import Parse

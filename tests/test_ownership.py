@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import local_run
-from preprocess.run import run_preprocess
+from preprocess.driver.preprocess import run_preprocess
 from webprune.cli import main
 from webprune.config import load_config
 from webprune.warcpack import pack_pages
@@ -91,7 +91,7 @@ def test_files_added_to_a_webprune_output_survive_resume_and_other_runs(tmp_path
     assert again["units"]["reused"] == 3 and kept(before, out)
     run_preprocess(warcs[:1], str(out), run=local_run(), progress=False)
     assert kept(before, out)
-    from preprocess.options import CleanOptions
+    from preprocess.config.options import CleanOptions
 
     run_preprocess(warcs, str(out), CleanOptions(cleaner="density"), local_run(), progress=False, overwrite=True)
     assert kept(before, out)
@@ -196,8 +196,8 @@ def test_a_half_written_file_a_stopped_runs_task_leaves_late_is_gone_when_the_ru
     """A task of a stopped run can outlive the stop (an attached cluster ends it later) and leave its half-written
     shard after the resumed run's start-up clean-up (seen once in test_interrupts' SIGTERM test): the run removes such
     leftovers of the names it lists when it ends. A file of the same look that webprune did not list stays."""
-    import preprocess.run as run_module
-    from preprocess.owned import temporary_name
+    import preprocess.driver.preprocess as run_module
+    from preprocess.folder.owned import temporary_name
 
     out = tmp_path / "out"
     original = run_module.clean_unit

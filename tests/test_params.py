@@ -1,7 +1,7 @@
 """Each component declares its parameters in the registry; flags, configs, specs, unit keys and model checks follow.
 
 A plugin cleaner with a model parameter (``path=True``) is loaded through $WEBPRUNE_PLUGINS in a fresh
-interpreter (the options are assembled when preprocess.options is first imported) and must show up
+interpreter (the options are assembled when preprocess.config.options is first imported) and must show up
 everywhere the built-in ``learned_model`` does, with no line of its own outside its module.
 """
 import dataclasses
@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from preprocess import registry
-from preprocess.options import OWNER, CleanOptions
-from preprocess.params import option, path_fields
+from preprocess.config import registry
+from preprocess.config.options import OWNER, CleanOptions
+from preprocess.config.params import option, path_fields
 
 ROOT = Path(__file__).resolve().parent.parent
 
 PLUGIN = '''from pathlib import Path
 
-from preprocess.params import option
-from preprocess.registry import Cleaner, register
+from preprocess.config.params import option
+from preprocess.config.registry import Cleaner, register
 from preprocess.steps.base import Step
 
 
@@ -53,10 +53,10 @@ register(Cleaner("stamp", "stampplug:Stamp", "writes its model's word", checks="
 
 PROBE = '''
 import json, sys, io, contextlib
-from preprocess.options import CleanOptions, from_mapping
-from preprocess.params import path_fields
-from preprocess.spec import format_spec, parse_spec
-from preprocess.units import model_files
+from preprocess.config.options import CleanOptions, from_mapping
+from preprocess.config.params import path_fields
+from preprocess.config.spec import format_spec, parse_spec
+from preprocess.run.units import model_files
 from eval.cleaning.harness import MODEL_KEYS
 from webprune.cli import build_parser
 
@@ -66,7 +66,7 @@ with contextlib.redirect_stdout(buf), contextlib.suppress(SystemExit):
     build_parser().parse_args(["preprocess", "--help"])
 out["flag_in_help"] = "--stamp-model FILE" in buf.getvalue()
 a = build_parser().parse_args(["preprocess", "x.warc", "-o", "o", "--cleaner", "stamp", "--stamp-model", sys.argv[1]])
-from preprocess.options import from_args
+from preprocess.config.options import from_args
 opts = from_args(a)
 out["from_args"] = opts.stamp_model
 out["config"] = from_mapping({"cleaner": "stamp", "stamp_model": sys.argv[1]}, "[[variants]]").stamp_model
@@ -81,8 +81,8 @@ for bad, name in ((CleanOptions(cleaner="tags", stamp_model="m"), "other_cleaner
     except ValueError as exc:
         out[name] = str(exc)
 out["check_files_ok"] = opts.check_files() == opts
-from preprocess.pipeline import Pipeline
-from preprocess.document import Document
+from preprocess.run.pipeline import Pipeline
+from preprocess.core.document import Document
 docs, _ = Pipeline(opts).process([Document(id="d", content_type="text/html",
                                            raw=b"<html><body><p>a</p><p>b</p></body></html>")])
 out["cleaned"] = docs[0]["contents"]
@@ -144,9 +144,9 @@ class _SeesHints:
 
 
 def test_a_step_gets_the_earlier_steps_it_declares_and_no_step_travels_in_meta(monkeypatch):
-    from preprocess.document import Document
+    from preprocess.core.document import Document
     from preprocess.filters.hints import HintFilter
-    from preprocess.pipeline import Pipeline
+    from preprocess.run.pipeline import Pipeline
 
     monkeypatch.setattr(registry, "CLEANERS", dict(registry.CLEANERS))
     monkeypatch.setattr(sys.modules[__name__], "_SeesHints", _SeesHints)
@@ -157,7 +157,7 @@ def test_a_step_gets_the_earlier_steps_it_declares_and_no_step_travels_in_meta(m
     assert [list(g) for g in _SeesHints.given] == [["hints"], []]
     assert isinstance(_SeesHints.given[0]["hints"], HintFilter)
     from preprocess.cleaners.learned import compiled
-    from preprocess.stats import Stats
+    from preprocess.core.stats import Stats
 
     pipe = Pipeline(CleanOptions(cleaner="learned", drop_hinted=True))
     hints, learned = (next(s for s in pipe.steps if s.name == n) for n in ("hints", "learned"))

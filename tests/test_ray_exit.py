@@ -1,19 +1,19 @@
 """The local Ray cluster a run starts has no autoscaler monitor and no dashboard head
-(preprocess.ray_local.without_idle_daemons), runs tasks, starts its progress counter only when the driver first asks
+(preprocess.runtime.ray_local.without_idle_daemons), runs tasks, starts its progress counter only when the driver first asks
 for it, and the `webprune` command ends it before it exits (shutdown_ray_at_exit): every daemon is gone."""
 import base64
 import json
 import subprocess
 import sys
 
-from preprocess.ray_local import LOCAL_RAY_CONFIG
+from preprocess.runtime.ray_local import LOCAL_RAY_CONFIG
 from tests.conftest import ROOT
 
 SCRIPT = """
 import json, time
 import ray
-from preprocess.executor import RayExecutor, shutdown_ray_at_exit
-from preprocess.ray_local import LOCAL_RAY_CONFIG
+from preprocess.runtime.executor import RayExecutor, shutdown_ray_at_exit
+from preprocess.runtime.ray_local import LOCAL_RAY_CONFIG
 from ray._private import worker
 ex = RayExecutor(workers=1)
 ran = [r for _, r in ex.map(lambda shared, item, progress: (item * shared, progress.add(item)), [1, 2, 3], shared=7)]
@@ -97,7 +97,7 @@ def test_the_raylet_is_awaited_in_short_steps_then_rays_own_lookup_runs_once(mon
 
     from ray.experimental import internal_kv
 
-    from preprocess.ray_local import _raylet_registered
+    from preprocess.runtime.ray_local import _raylet_registered
 
     got = []
 

@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from preprocess.readers import digest, framing
+from preprocess.readers import digest
+from preprocess.readers import record_starts as framing
 from preprocess.readers.http import MAX_HEAD, split_head
 from tests.conftest import shared
 from tests.hostile import WARC_FRAMINGS, SUFFIX, assert_paths_agree, pack, warc_record

@@ -10,7 +10,7 @@ import zlib
 import pytest
 
 from preprocess.readers.archive import read_archive
-from preprocess.stats import Stats
+from preprocess.core.stats import Stats
 from tests.conftest import shared
 from tests.hostile import assert_paths_agree
 

@@ -4,10 +4,10 @@ import random
 
 import sentencex
 
-from preprocess.document import Document
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline
-from preprocess.segment import _MAY_SPLIT, MAX_LINE_CHARS, sentences_of_texts, split_line
+from preprocess.core.document import Document
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline
+from preprocess.core.segment import _MAY_SPLIT, MAX_LINE_CHARS, sentences_of_texts, split_line
 from tests.conftest import shared
 
 

@@ -1,4 +1,4 @@
-"""Shards written through the compressing thread (preprocess.output.ShardFile): the same bytes as compressing in
+"""Shards written through the compressing thread (preprocess.folder.output.ShardFile): the same bytes as compressing in
 the caller's thread, errors raised in the caller, and an abort that leaves nothing behind."""
 import io
 import os
@@ -7,7 +7,7 @@ import threading
 import pytest
 from isal import igzip
 
-from preprocess.output import OutputDir, _InOrder
+from preprocess.folder.output import OutputDir, _InOrder
 
 
 def batches() -> list[list[bytes]]:

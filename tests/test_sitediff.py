@@ -7,11 +7,11 @@ import pytest
 from eval.cleaning.gold import gold_pages, page_url
 from eval.cleaning.score import word_prf
 from preprocess.cleaners.sitediff import template_lines
-from preprocess.document import Document
-from preprocess.learning import learn_in_process
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline
-from preprocess.run import run_preprocess
+from preprocess.core.document import Document
+from preprocess.learning.engine import learn_in_process
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline
+from preprocess.driver.preprocess import run_preprocess
 from tests.conftest import local_run, shared
 from webprune.warcpack import pack_pages
 
@@ -79,7 +79,7 @@ def test_lone_pages_other_templates_and_no_host_fall_back_to_density():
 
 def test_reference_is_the_median_page_of_a_bounded_sample_chosen_by_id():
     from preprocess.cleaners.sitediff import SiteReferences, rank
-    from preprocess.work import pass_docs
+    from preprocess.learning.worker import pass_docs
 
     def pages():  # fresh documents each time: cleaning consumes a document's bytes
         return docs([(f"http://a.example/{n}", story(n, words=5 + n)) for n in range(12)])

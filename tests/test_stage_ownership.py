@@ -38,7 +38,7 @@ def refused(capsys, argv: list[str], fragment: str = "webprune did not write") -
 @pytest.fixture(scope="module")
 def stage(tmp_path_factory):
     """A small preprocess output, its index and a run, built once."""
-    from preprocess.run import run_preprocess
+    from preprocess.driver.preprocess import run_preprocess
     from webprune.example import pack_example
 
     root = tmp_path_factory.mktemp("stage")

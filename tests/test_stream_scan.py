@@ -9,10 +9,10 @@ import pytest
 from resiliparse.extract.html2text import extract_plain_text
 from resiliparse.parse.html import HTMLTree
 
-from preprocess.document import Document
-from preprocess.dom import tidy_lines
-from preprocess.options import CleanOptions
-from preprocess.pipeline import Pipeline
+from preprocess.core.document import Document
+from preprocess.html.dom import tidy_lines
+from preprocess.config.options import CleanOptions
+from preprocess.run.pipeline import Pipeline
 from preprocess.steps import stream
 from preprocess.steps.decode import Decode
 from preprocess.steps.parse import Parse
@@ -162,7 +162,7 @@ def test_plain_tags_streams_and_a_run_that_needs_the_tree_parses():
 
 @needs_compiled
 def test_a_partial_plan_streams_only_where_the_whole_run_does():
-    from preprocess.pipeline import build_steps
+    from preprocess.run.pipeline import build_steps
 
     def streams(opts, stop_before=None):
         return build_steps(opts, stop_before=stop_before)[1].stream

@@ -1,6 +1,6 @@
 import pytest
-from preprocess.pipeline import CleanOptions, Pipeline
-from preprocess.document import Document
+from preprocess.run.pipeline import CleanOptions, Pipeline
+from preprocess.core.document import Document
 from tests.conftest import EXAMPLE
 
 JUNK = ["cssJunkQuux", "trackingPixelZorg", "commentJunkXyzzy", "noscriptJunkPlugh", "templateJunkFrob", "svgJunkGlorp"]

@@ -4,9 +4,9 @@ import json
 import pytest
 
 from preprocess.readers import read_source
-from preprocess.sources import discover
-from preprocess.run import run_preprocess
-from preprocess.stats import Stats
+from preprocess.readers.sources import discover
+from preprocess.driver.preprocess import run_preprocess
+from preprocess.core.stats import Stats
 from tests.conftest import local_run, shared
 
 # file -> (documents written, {outcome: count}) as read by hand from each file

@@ -18,8 +18,8 @@ import tarfile
 from pathlib import Path
 
 from eval.cleaning.gold import gold_pages
-from preprocess.document import Document
-from preprocess.pipeline import run_steps
+from preprocess.core.document import Document
+from preprocess.run.pipeline import run_steps
 from preprocess.steps.decode import Decode
 from preprocess.steps.parse import Parse
 from preprocess.steps.tags import TagRemoval

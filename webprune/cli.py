@@ -5,8 +5,9 @@ import argparse
 import logging
 import sys
 
-from preprocess import options, params  # cheap: no Ray, no JVM
-from preprocess.lm.crawl_options import CrawlOptions
+from preprocess.config import options
+from preprocess.config import params  # cheap: no Ray, no JVM
+from preprocess.train_crawl.options import CrawlOptions
 from search.models import RetrievalModel
 from webprune import commands
 from webprune.cli_args import Parser, at_least, memory, path, seconds
@@ -137,7 +138,7 @@ USER_ERRORS = (ValueError, OSError, RuntimeError, LookupError)  # bad arguments,
 def main(argv: list[str] | None = None) -> int:
     from_console = argv is None  # the `webprune` command (tests call main(argv) and keep their Ray)
     argv = sys.argv[1:] if argv is None else argv
-    from preprocess.registry import PLUGIN_ERRORS
+    from preprocess.config.registry import PLUGIN_ERRORS
 
     if PLUGIN_ERRORS:
         print(f"webprune: error: {PLUGIN_ERRORS[0]}", file=sys.stderr)
@@ -158,14 +159,14 @@ def main(argv: list[str] | None = None) -> int:
         return run_command(a)
     finally:
         if from_console:  # the process exits next (after an error too): Ray goes now, quicker than by its exit hook
-            from preprocess.executor import shutdown_ray_at_exit
+            from preprocess.runtime.executor import shutdown_ray_at_exit
 
             shutdown_ray_at_exit()
 
 
 def run_command(a) -> int:
     """The parsed command run; its exit status (an error: one line on stderr, never a traceback)."""
-    from preprocess.interrupt import SigtermInterrupts, exit_status
+    from preprocess.runtime.interrupt import SigtermInterrupts, exit_status
 
     try:
         with SigtermInterrupts():  # SIGTERM stops a command as Ctrl-C does

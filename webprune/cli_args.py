@@ -6,7 +6,7 @@ import argparse
 import math
 from pathlib import Path
 
-from preprocess.lm.crawl_options import MEMORY  # lmplz -S: a share of RAM or a size
+from preprocess.train_crawl.options import MEMORY  # lmplz -S: a share of RAM or a size
 
 class Parser(argparse.ArgumentParser):
     """argparse, but a bad argument is one line that says where to look, not the whole usage."""

@@ -5,14 +5,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from preprocess import options, params  # cheap: no Ray, no JVM
-from preprocess.executor import check_address  # cheap: Ray is imported when an executor is made
-from preprocess.owned import check_outputs, claim_outputs, write_output
+from preprocess.config import options
+from preprocess.config import params  # cheap: no Ray, no JVM
+from preprocess.runtime.executor import check_address  # cheap: Ray is imported when an executor is made
+from preprocess.folder.owned import check_outputs, claim_outputs, write_output
 from webprune.cli_args import output_file
 
 
 def cmd_preprocess(a) -> int:
-    from preprocess.run import run_preprocess
+    from preprocess.driver.preprocess import run_preprocess
 
     opts = options.from_args(a)
     run = options.from_args(a, options.RunOptions)
@@ -57,10 +58,10 @@ def _speed(r: dict) -> str:
 def cmd_inspect(a) -> int:
     import json
 
-    from preprocess.executor import Failure, make_executor
-    from preprocess.inspect import inspect_unit, merge, table
-    from preprocess.sources import discover
-    from preprocess.units import Job, plan
+    from preprocess.runtime.executor import Failure, make_executor
+    from preprocess.readers.inspect import inspect_unit, merge, table
+    from preprocess.readers.sources import discover
+    from preprocess.run.units import Job, plan
 
     output_file(a.json, "--json")
     check_outputs([a.json] if a.json else [])
@@ -98,8 +99,8 @@ def cmd_lm_train(a) -> int:
 
 
 def cmd_lm_train_crawl(a) -> int:
-    from preprocess.lm.crawl import train_crawl
-    from preprocess.lm.crawl_options import CrawlOptions
+    from preprocess.driver.train_crawl import train_crawl
+    from preprocess.train_crawl.options import CrawlOptions
 
     crawl = params.from_args(a, CrawlOptions)  # the pass's declared parameters, checked
     if not a.local:
@@ -159,7 +160,7 @@ def cmd_search(a) -> int:
     from search.qld import check_run_args, run_search
     from search.topics import read_topics
 
-    from preprocess.params import given
+    from preprocess.config.params import given
 
     model = RetrievalModel(**given(a, RetrievalModel)).check("options:", "--model")
     check_run_args(a.k, a.threads, a.tag)

@@ -4,8 +4,8 @@ A config is TOML. Each section is a dataclass (:mod:`webprune.config_sections`);
 against it when the file is loaded: an unknown section or key is refused with the closest
 valid name, a value of the wrong type with what was expected, a missing required
 key with what to write. Paths are relative to the config file. Cleaning options of
-a variant are :class:`preprocess.options.CleanOptions` fields, ``[preprocess]``
-holds :class:`preprocess.options.RunOptions`. A variant may carry expected metric
+a variant are :class:`preprocess.config.options.CleanOptions` fields, ``[preprocess]``
+holds :class:`preprocess.config.options.RunOptions`. A variant may carry expected metric
 values (``expect = {AP = 0.3265}``, ``tolerance``) that ``webprune run --check``
 compares with what the run measured, a retrieval model (``retrieval``, ``k1``, ``b``, ``rm3``, ...
 over ``[search]``'s) and its own ``inputs`` (e.g. a clean ceiling beside the web collection). The report's sections: ``[search] load``/``repeats`` (timed
@@ -22,9 +22,9 @@ from pathlib import Path
 
 from eval.correction import check_method
 from eval.metrics import parse_metrics
-from preprocess import options
-from preprocess.options import CleanOptions, RunOptions
-from preprocess.params import check_type, closest
+from preprocess.config import options
+from preprocess.config.options import CleanOptions, RunOptions
+from preprocess.config.params import check_type, closest
 from search.models import RetrievalModel
 from webprune.config_sections import (Cleaning, Co2, Collection, Eval, Index, Model, Qrels, Report, Search, Topics,
                                       check_cleaning, check_search, section)

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from eval.metrics import DEFAULT_METRICS
-from preprocess.params import check_type, closest, from_mapping  # noqa: F401 (check_type: webprune.config)
+from preprocess.config.params import check_type, closest, from_mapping  # noqa: F401 (check_type: webprune.config)
 from search.models import RetrievalModel
 
 
 def section(cls, data, where: str):
-    """An instance of ``cls`` from a TOML table, every key and type checked (:func:`preprocess.params.from_mapping`)."""
+    """An instance of ``cls`` from a TOML table, every key and type checked (:func:`preprocess.config.params.from_mapping`)."""
     return from_mapping(data, where, cls)
 
 

@@ -15,7 +15,7 @@ Outputs go to OUTPUT/: ``collections/<key>/``, ``indexes/<key>/``, ``runs/<varia
 ``load-queries.tsv`` (the timed query load), ``cleaning.json`` (``[cleaning]``).
 
 What the experiment owns there, and the only files it replaces or deletes: :mod:`webprune.experiment_output`.
-One run at a time holds OUTPUT (:mod:`preprocess.lock`).
+One run at a time holds OUTPUT (:mod:`preprocess.folder.lock`).
 """
 from __future__ import annotations
 
@@ -33,15 +33,15 @@ from eval.energy import Meter, Tasks, warm_worker
 from eval.paper import cleaning_eval, write_report
 from eval.report import evaluate, markdown_table, write_json
 from index.build import STATS_FILE, build_index
-from preprocess.executor import make_executor
-from preprocess.interrupt import SigtermInterrupts, stop_ray
-from preprocess.lock import OutputLock
-from preprocess.options import CleanOptions
-from preprocess.output import OutputDir
-from preprocess.params import path_fields
-from preprocess.claim import OutputInUse
-from preprocess.run import run_preprocess
-from preprocess.units import code_id, model_files
+from preprocess.runtime.executor import make_executor
+from preprocess.runtime.interrupt import SigtermInterrupts, stop_ray
+from preprocess.folder.lock import OutputLock
+from preprocess.config.options import CleanOptions
+from preprocess.folder.output import OutputDir
+from preprocess.config.params import path_fields
+from preprocess.run.claim import OutputInUse
+from preprocess.driver.preprocess import run_preprocess
+from preprocess.run.units import code_id, model_files
 from search.load import load_queries, summarise, timed_searches, write_queries
 from search.models import RetrievalModel
 from search.qld import run_search

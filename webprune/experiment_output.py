@@ -1,6 +1,6 @@
 """What an experiment owns in its OUTPUT folder: the names it writes, the check before it writes, ``fresh``.
 
-OUTPUT/.webprune-files.jsonl (:mod:`preprocess.owned`) lists what the experiment writes
+OUTPUT/.webprune-files.jsonl (:mod:`preprocess.folder.owned`) lists what the experiment writes
 before it is written; the folders it creates (a collection, an index) are
 listed whole; plots the report adds beyond the known ones are listed after it. OUTPUT must be new, empty, or an experiment folder of webprune's; a name
 the experiment would write that exists unlisted refuses the run; ``fresh`` deletes
@@ -15,10 +15,10 @@ from pathlib import Path
 import pyarrow.fs as pafs
 
 from eval.paper import PLOTS
-from preprocess.claim import claim
-from preprocess.lock import LOCK
-from preprocess.output import OutputDir
-from preprocess.owned import RECORD, OwnedFiles, foreign
+from preprocess.run.claim import claim
+from preprocess.folder.lock import LOCK
+from preprocess.folder.output import OutputDir
+from preprocess.folder.owned import RECORD, OwnedFiles, foreign
 
 log = logging.getLogger("webprune.experiment")
 KIND = "experiment"

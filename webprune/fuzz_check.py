@@ -7,8 +7,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from preprocess.output import shard_name
-from preprocess.sources import Source
+from preprocess.folder.output import shard_name
+from preprocess.readers.sources import Source
 from webprune.fuzz import FuzzFile
 
 

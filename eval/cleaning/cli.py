@@ -3,7 +3,7 @@
     webprune eval-cleaning [--sets cleaneval-final,dragnet] [--limit 50] [--jobs 1|2] [--json OUT]
         [--tools tags,webprune/density+hints+links(0.5)+prune(adjusted,p=25),readability,peers,...]
 
-Tools: ``webprune/<spec>`` for any cleaning spec (``preprocess.spec``: a cleaner,
+Tools: ``webprune/<spec>`` for any cleaning spec (``preprocess.config.spec``: a cleaner,
 then ``+hints``, ``+links(X)``, ``+kitten``/``+nokitten``, ``+prune(...)``), a bare
 cleaner name, a peer of ``eval/cleaning/peers.py`` (install them with
 ``pip install -e '.[bench]'``), ``webprune`` (every cleaner) or ``peers``.
@@ -35,7 +35,7 @@ from eval.cleaning.gold import SETS, gold_pages, shared_root
 from eval.cleaning.harness import (WP_PREFIX, calibrate_prune, score_tool, scoring_params, scoring_settings,
                                   tool_options)
 from eval.cleaning.report import _fmt_rate, _versions, aggregate, by_type, report, type_report
-from preprocess.owned import check_outputs, claim_outputs, write_output
+from preprocess.folder.owned import check_outputs, claim_outputs, write_output
 
 PEER_MODULES = {"trafilatura": "trafilatura", "resiliparse": "resiliparse", "justext": "justext",
                 "boilerpy3": "boilerpy3", "readability": "readability"}
@@ -69,10 +69,10 @@ def resolve_tools(tools_arg: str | None, cleaners: list[str], peers: list[str]) 
 
 def main(argv: list[str] | None = None) -> int:
     from eval.cleaning.peers import PEERS
-    from preprocess import options
-    from preprocess.options import CleanOptions
-    from preprocess.params import check_values, given
-    from preprocess.registry import CLEANERS
+    from preprocess.config import options
+    from preprocess.config.options import CleanOptions
+    from preprocess.config.params import check_values, given
+    from preprocess.config.registry import CLEANERS
     from webprune.cli_args import Parser, at_least, path
 
     ap = Parser(prog="webprune eval-cleaning", description=__doc__.split("\n\n")[0],

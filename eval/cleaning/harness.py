@@ -9,7 +9,7 @@ seconds (``signal.alarm``) as a timeout; both score as "".
 
 Cleaners that compare the pages of a host (``sitediff``) get every page of a host
 of a set in one call and learn their site references from those pages alone
-(``preprocess.learning.learn_in_process``), as a preprocess run learns them from
+(``preprocess.learning.engine.learn_in_process``), as a preprocess run learns them from
 its crawl; the call's CPU time, learning included, is shared evenly by its pages.
 Percentile pruning is calibrated once, as ``webprune preprocess`` does, on the first
 ``prune_sample_docs`` benchmark pages -- input pages only, never gold text.
@@ -27,10 +27,10 @@ import warnings
 from pathlib import Path
 
 from eval.cleaning.gold import page_url
-from preprocess.options import CleanOptions
-from preprocess.params import path_fields
-from preprocess.registry import FILTERS, cleaner
-from preprocess.spec import parse_spec
+from preprocess.config.options import CleanOptions
+from preprocess.config.params import path_fields
+from preprocess.config.registry import FILTERS, cleaner
+from preprocess.config.spec import parse_spec
 
 WP_PREFIX = "webprune/"
 _WRAP_OPEN = re.compile(rb"\A\s*<text\b[^>]*>[ \t]*\r?\n?")
@@ -51,14 +51,14 @@ MODEL_KEYS = path_fields(CleanOptions)  # options whose path may name one model 
 
 def main_text(record: dict) -> str:
     """What is scored of a webprune record unless ``--with-title``: its text without the title line
-    (``preprocess.document.record_text``). The gold texts leave the ``<title>`` out (WCXB keeps it as a field
+    (``preprocess.core.document.record_text``). The gold texts leave the ``<title>`` out (WCXB keeps it as a field
     of its own) and the peers never print it."""
-    from preprocess.document import record_text
+    from preprocess.core.document import record_text
     return record_text(record)
 
 
 def tool_options(tool: str, settings: dict, set_name: str | None = None):
-    """CleanOptions of a webprune tool id ``webprune/<spec>`` (``preprocess.spec``); ``settings`` (the CLI's
+    """CleanOptions of a webprune tool id ``webprune/<spec>`` (``preprocess.config.spec``); ``settings`` (the CLI's
     --max-link-density, --prune-model, ...) fill what the spec leaves open. ``{set}`` in the model path
     names one model per set (a contrastive model trained on that set's own pages, a block model trained
     without it): ``set_name`` fills it -- a page's split (``GoldPage.split``: its set, or its WCXB fold)."""
@@ -96,10 +96,10 @@ def _on_alarm(signum, frame):
 def _init_worker(tool: str, timeout: int, keep_wrapper: bool, settings: dict) -> None:
     warnings.filterwarnings("ignore")
     if tool.startswith(WP_PREFIX):
-        from preprocess.document import Document
-        from preprocess.learned import Learned
-        from preprocess.learning import learn_in_process
-        from preprocess.pipeline import Pipeline
+        from preprocess.core.document import Document
+        from preprocess.core.artefacts import Learned
+        from preprocess.learning.engine import learn_in_process
+        from preprocess.run.pipeline import Pipeline
 
         many = per_set(tool, settings)
         with_title = settings.get("with_title", False)
@@ -181,7 +181,7 @@ def _clean_group(task: tuple[list[int], list[tuple[str, str]], str]) -> list[tup
 
 def host_groups(pages: list) -> list[list[int]]:
     """Indexes of the pages grouped by (set, host); pages without a URL stand alone."""
-    from preprocess.document import Document
+    from preprocess.core.document import Document
 
     groups: dict = {}
     for i, p in enumerate(pages):
@@ -208,8 +208,8 @@ def run_tool(tool: str, pages: list, jobs: int, timeout: int, keep_wrapper: bool
 
 def calibrate_prune(tools: list[str], pages: list, settings: dict) -> dict:
     """Thresholds of percentile-pruning tools, calibrated on input pages as preprocess does."""
-    from preprocess.document import Document
-    from preprocess.learning import learn_in_process
+    from preprocess.core.document import Document
+    from preprocess.learning.engine import learn_in_process
 
     out = {}
     for tool in tools:

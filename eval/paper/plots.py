@@ -56,8 +56,8 @@ def _model_of(r: dict) -> tuple[str, str, float] | None:
 
 def _cleaning(opts: dict) -> str:
     """The cleaning before pruning, as a spec (``tags``, ``density+hints+links(0.5)``)."""
-    from preprocess.options import CleanOptions
-    from preprocess.spec import format_spec
+    from preprocess.config.options import CleanOptions
+    from preprocess.config.spec import format_spec
 
     keep = {k: v for k, v in opts.items() if k not in ("prune_model", "max_perplexity", "prune_percentile")}
     try:

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 
-from preprocess.document import Document
-from preprocess.dom import keep_nodes
+from preprocess.core.document import Document
+from preprocess.html.dom import keep_nodes
 from preprocess.steps.base import BuildContext, Step
 
 _CONTAINER = re.compile(r"^post|hentry|^divlog$|entry.*post|post-|^snap_preview$", re.I)

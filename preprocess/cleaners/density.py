@@ -28,8 +28,8 @@ from __future__ import annotations
 from resiliparse.parse.html import NodeType
 
 from preprocess.cleaners.density_counts import _Shadow, _stats_of_markup, _Unsupported
-from preprocess.document import Document
-from preprocess.dom import element_children, keep_only
+from preprocess.core.document import Document
+from preprocess.html.dom import element_children, keep_only
 from preprocess.steps.base import Step
 
 MAX_DEPTH = 100  # descent steps; 10,000-level markup must not turn into 10,000 serialisations

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from preprocess.dom import NOISE_TAGS
+from preprocess.html.dom import NOISE_TAGS
 
 STRUCTURAL_TAGS = ("div", "p", "table", "tbody", "thead", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd",
                    "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "aside", "nav", "header", "footer",

@@ -32,7 +32,7 @@ from preprocess.cleaners.density_bytes import (_B5F, _B7F, _B80, _BLOCKQUO, _COD
                                                _F_RAW, _F_STRUCT, _F_VOID, _FLAGS, _LENS, _MASKS, _MULT, _NAME_FLAGS,
                                                _NAMES, _PLAINTEX, _SHIFT, _SLOTS, _STRUCT_END, STRUCTURAL_TAGS, _ge,
                                                _stretches, _tags, _units, _window)
-from preprocess.dom import NOISE_TAGS, TAG_RE
+from preprocess.html.dom import NOISE_TAGS, TAG_RE
 
 _NOISE_BLOCK = re.compile(r"<!--.*?-->|<(" + "|".join(NOISE_TAGS) + r")\b.*?</\1\s*>", re.S | re.I)
 _WS = (" ", "\n", "\t", "\r", "\u00a0")

@@ -37,11 +37,11 @@ import zlib
 
 from rapidfuzz.distance import LCSseq
 
-from preprocess.document import Document
-from preprocess.learned import Learned
-from preprocess.passes import LearningPass
+from preprocess.core.document import Document
+from preprocess.core.artefacts import Learned
+from preprocess.core.passes import LearningPass
 from preprocess.steps.base import BuildContext, Step
-from preprocess.hashing import hash64
+from preprocess.core.hashing import hash64
 
 MAX_REF_LINES = 5000     # a reference longer than this is cut
 SAMPLE_PER_HOST = 25     # pages per host the reference is chosen from

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.steps.base import Step
 
 UNLIKELY = ("-ad-", "ad-break", "agegate", "banner", "breadcrumb", "combx", "comment", "community", "disqus",

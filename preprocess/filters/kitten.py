@@ -70,13 +70,13 @@ from __future__ import annotations
 
 from statistics import median
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.filters.kitten_markup import (
     BLOCK_OPEN, FINAL_PUNCT, JOINERS, LAYOUT_CELLS, LI_OPEN, LINK_ITEM_MAX_WORDS, LINK_RE, LIST_OPEN, MAX_CELL_CHARS,
     MAX_SERIALISED_CHARS, MAX_SPLIT_CELLS, QUERY, SHORT_ITEM_CHARS, WORD_RE, ends_sentence, escape, item_inner,
     parse_leaf_table, strip_markup, table_lines, visible_texts,
 )
-from preprocess.dom import element_children, nodes
+from preprocess.html.dom import element_children, nodes
 from preprocess.steps.base import Step
 
 

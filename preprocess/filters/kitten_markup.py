@@ -6,7 +6,7 @@ from __future__ import annotations
 import html as htmllib
 import re
 
-from preprocess.dom import NOISE_TAGS, TAG_RE as _TAG
+from preprocess.html.dom import NOISE_TAGS, TAG_RE as _TAG
 
 SHORT_ITEM_CHARS = 60       # median item length below which a list becomes one sentence
 LINK_ITEM_MAX_WORDS = 5     # link-list items have fewer words than this

@@ -12,7 +12,7 @@ lifts word F1 by 10-19 points after tag removal and 4-11 after ``density``.
 """
 from __future__ import annotations
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.steps.base import BuildContext, Step
 
 

@@ -1,1 +1,4 @@
-"""KenLM n-gram language models: one text normaliser for training and scoring, lmplz training, scoring."""
+"""KenLM n-gram language models: one text normaliser for training and scoring, lmplz training, scoring.
+
+May import: core.
+"""

@@ -1,6 +1,6 @@
 """A contrastive language-model score learned from a crawl without labels (Moore & Lewis 2010).
 
-Two n-gram models are trained on the crawl's own lines (:mod:`preprocess.lm.crawl`):
+Two n-gram models are trained on the crawl's own lines (:mod:`preprocess.driver.train_crawl`):
 **content** (lines a DOM cleaner kept, minus template lines) and **boilerplate**
 (lines it removed, plus lines repeated on many pages of one host). Both share one
 vocabulary: words seen ``min_word_count`` times or more in the sample; every other

@@ -3,23 +3,25 @@
 Readers run where their unit runs and stream :class:`Document` records with raw
 payloads. Every record they see ends in ``stats``: passed on as a Document, or
 counted as ``skipped.<reason>`` / ``failed.<reason>`` with an example.
+
+May import: core, config.
 """
 from __future__ import annotations
 
 from typing import Iterator
 
-from preprocess.document import Document
-from preprocess.options import DEFAULT_MAX_BYTES
+from preprocess.core.document import Document
+from preprocess.config.options import DEFAULT_MAX_BYTES
 from preprocess.readers.archive import read_archive
 from preprocess.readers.files import read_html_dir, read_tar
-from preprocess.sources import Source
-from preprocess.stats import Stats
+from preprocess.readers.sources import Source
+from preprocess.core.stats import Stats
 
 
 def read_source(src: Source, stats: Stats, max_bytes: int = DEFAULT_MAX_BYTES, observe=None,
                 renames: dict | None = None) -> Iterator[Document]:
     """The documents of ``src``; ``observe(**facts)``, if given, hears about every archive record; ``renames``:
-    page ids another unit also has -> their new ids (tar and html pages, :mod:`preprocess.ids`)."""
+    page ids another unit also has -> their new ids (tar and html pages, :mod:`preprocess.core.ids`)."""
     if src.kind == "warc":
         with src.open() as raw:
             yield from read_archive(raw, src.filename, src.uri, stats, max_bytes, observe, reopen=src.open)

@@ -11,7 +11,7 @@ record cut short by the end of the file keeps what it holds (``read.truncated_re
 
 Ids: ``WARC-TREC-ID`` (ClueWeb09/12), ``ClueWeb22-ID``, ``WARC-Record-ID``; ARC records and records without
 any id get ``FILE:OFFSET`` (the raw offset of their gzip member, or their byte offset), stable across runs; each
-made safe by :func:`preprocess.ids.safe_id`. Header fields folded over several lines (a line starting with a
+made safe by :func:`preprocess.core.ids.safe_id`. Header fields folded over several lines (a line starting with a
 space or tab) are one value, joined by a space; an id header's bytes that are not UTF-8 are kept as they are
 (into the id's ``%XX``), other fields' become U+FFFD.
 """
@@ -22,14 +22,13 @@ import os
 import re
 from typing import Iterator
 
-from preprocess.document import Document
-from preprocess.ids import escaped
+from preprocess.core.document import TEXT_ONLY, Document
+from preprocess.core.ids import escaped
 from preprocess.readers import digest
 from preprocess.readers.framer import PEEK, Framer
-from preprocess.readers.framing import damaged_header, next_start
+from preprocess.readers.record_starts import damaged_header, next_start
 from preprocess.readers.http import BadHttp, payload
-from preprocess.stats import Stats
-from preprocess.steps.text import TEXT_ONLY
+from preprocess.core.stats import Stats
 
 log = logging.getLogger("webprune.preprocess")
 ID_HEADERS = ("warc-trec-id", "clueweb22-id", "warc-record-id")

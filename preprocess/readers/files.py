@@ -1,4 +1,4 @@
-"""Pages that come as files: a tar of .html pages, or a folder of them. Ids: :mod:`preprocess.ids`.
+"""Pages that come as files: a tar of .html pages, or a folder of them. Ids: :mod:`preprocess.core.ids`.
 
 A tar is read as a stream, twice: first its member names (for unique ids, and to know
 which members hard links point to), then the pages. Every member but a folder is a
@@ -16,10 +16,11 @@ import tarfile
 import zlib
 from typing import Iterator
 
-from preprocess.document import Document
-from preprocess.ids import member_path, page_ids, safe_id, shown, stem
-from preprocess.sources import HTML_SUFFIXES, Source, filesystem, html_members, join, open_input
-from preprocess.stats import Stats
+from preprocess.core.document import Document
+from preprocess.core.ids import member_path, page_ids, safe_id, shown, stem
+from preprocess.core.paths import filesystem, join, open_input
+from preprocess.readers.sources import HTML_SUFFIXES, Source, html_members
+from preprocess.core.stats import Stats
 
 log = logging.getLogger("webprune.preprocess")
 _ERRORS = (tarfile.TarError, OSError, EOFError, zlib.error)
@@ -57,7 +58,7 @@ def unit_page_names(src: Source) -> list[str]:
 
 def _renamed(ids: list[str], names: list[str], renames: dict | None, stats: Stats, uri: str) -> list[tuple[str, dict]]:
     """The final ids (cross-unit renames applied) and their fields (``source_id`` for a name that had to be made
-    safe, :mod:`preprocess.ids`); pages whose id is not their stem are counted."""
+    safe, :mod:`preprocess.core.ids`); pages whose id is not their stem are counted."""
     out = []
     for name, i in zip(names, ids):
         final, fields = (renames or {}).get(i, i), {}

@@ -21,9 +21,9 @@ import logging
 import re
 
 from preprocess.readers import digest
-from preprocess.readers.framing import block_end, boundary, damaged_header, framed, header_at, next_start
-from preprocess.readers.stream import MemberStream
-from preprocess.stats import Stats
+from preprocess.readers.record_starts import block_end, boundary, damaged_header, framed, header_at, next_start
+from preprocess.readers.member_stream import MemberStream
+from preprocess.core.stats import Stats
 
 log = logging.getLogger("webprune.preprocess")
 MAX_HEADER_BYTES = 1 << 16

@@ -11,8 +11,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from preprocess.document import Document
-from preprocess.stats import Stats
+from preprocess.core.document import Document
+from preprocess.core.stats import Stats
 
 log = logging.getLogger("webprune.preprocess")
 
@@ -22,8 +22,8 @@ class BuildContext:
     """What a step may build itself from: the options, the learned artefacts, its cleaner's fallback, and the
     earlier steps of the pipeline it declared in ``uses`` (by registry name; absent when not in the run)."""
 
-    opts: Any                  # preprocess.options.CleanOptions
-    learned: Any               # preprocess.learned.Learned
+    opts: Any                  # preprocess.config.options.CleanOptions
+    learned: Any               # preprocess.core.artefacts.Learned
     fallback: "Step | None" = None
     steps: dict = field(default_factory=dict)
 

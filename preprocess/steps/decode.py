@@ -20,8 +20,8 @@ from typing import Iterator
 
 from resiliparse.parse.encoding import detect_encoding, map_encoding_to_html5
 
-from preprocess.document import Document
-from preprocess.options import DEFAULT_MAX_BYTES
+from preprocess.core.document import Document
+from preprocess.config.options import DEFAULT_MAX_BYTES
 from preprocess.steps.base import BuildContext, Step
 from preprocess.steps.sniff import binary_kind, looks_utf16
 

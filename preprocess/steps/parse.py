@@ -25,7 +25,7 @@ import time
 
 from resiliparse.parse.html import HTMLTree
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.steps.base import BuildContext, Step
 
 _PYTHON_ONLY = {"utf-8-sig", "utf-16", "utf-16-le", "utf-16-be"}  # BOM handling stays with Python

@@ -19,8 +19,8 @@ import re
 
 from resiliparse.extract.html2text import extract_plain_text
 
-from preprocess.document import Document, Line
-from preprocess.dom import NOISE_TAGS, fragment_text, tidy_lines
+from preprocess.core.document import Document, Line
+from preprocess.html.dom import NOISE_TAGS, fragment_text, tidy_lines
 from preprocess.steps.base import BuildContext, Step
 from preprocess.steps.stream import page_text
 

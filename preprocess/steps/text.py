@@ -3,19 +3,16 @@
 Common Crawl's WET files hold ``conversion`` records: the text its extractor took
 from each page, UTF-8, one block per line. The WARC reader yields them as
 documents flagged ``doc.meta["text_only"]`` with the text in ``raw``. The pipeline
-(:mod:`preprocess.pipeline`) sends them past every step that needs HTML -- decode,
+(:mod:`preprocess.run.pipeline`) sends them past every step that needs HTML -- decode,
 parse, the DOM cleaners, tag removal and the filters that need its line features --
 through :class:`TextInput` and then the filters that work on plain lines (pruning).
 """
 from __future__ import annotations
 
-from preprocess.document import Document, Line
-from preprocess.dom import tidy_lines
-from preprocess.options import DEFAULT_MAX_BYTES
+from preprocess.config.options import DEFAULT_MAX_BYTES
+from preprocess.core.document import TEXT_ONLY, Document, Line
+from preprocess.html.dom import tidy_lines
 from preprocess.steps.base import BuildContext, Step
-
-TEXT_ONLY = "text_only"
-
 
 def is_text_only(doc: Document) -> bool:
     return bool(doc.meta.get(TEXT_ONLY))

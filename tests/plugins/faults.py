@@ -7,7 +7,7 @@ page timeout, one holding ``WEBPRUNE-LATE`` a little past a 1 s one (1.15 s). ``
 import os
 import time
 
-from preprocess.registry import Cleaner, register
+from preprocess.config.registry import Cleaner, register
 from preprocess.steps.base import Step
 
 SLOW_S = float(os.environ.get("WEBPRUNE_TEST_SLOW_S", "0.05"))

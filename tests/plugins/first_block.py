@@ -1,6 +1,6 @@
 """A trivial cleaner added the way the README's "Adding a cleaner" says: one module, one registry line."""
-from preprocess.dom import keep_only
-from preprocess.registry import Cleaner, register
+from preprocess.html.dom import keep_only
+from preprocess.config.registry import Cleaner, register
 from preprocess.steps.base import Step
 
 

@@ -10,8 +10,8 @@ from resiliparse.parse.html import HTMLTree, NodeType
 from preprocess.cleaners.feeds.items import feed_items, host_key, is_feed
 from preprocess.cleaners.feeds.learn import HostTemplate
 from preprocess.cleaners.feeds.paths import MAX_MATCHES
-from preprocess.document import Document
-from preprocess.dom import NOISE_TAGS, TAG_RE, element_children, keep_nodes, tidy_lines
+from preprocess.core.document import Document
+from preprocess.html.dom import NOISE_TAGS, TAG_RE, element_children, keep_nodes, tidy_lines
 from preprocess.steps.base import BuildContext, Step
 
 _FEED_ROOTS = ("rss", "feed", "rdf:rdf")

@@ -11,8 +11,8 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from resiliparse.extract.html2text import extract_plain_text
 from resiliparse.parse.html import HTMLTree
 
-from preprocess.dom import NOISE_TAGS, TAG_RE, tidy_lines
-from preprocess.options import DEFAULT_MAX_BYTES
+from preprocess.html.dom import NOISE_TAGS, TAG_RE, tidy_lines
+from preprocess.config.options import DEFAULT_MAX_BYTES
 from preprocess.steps.decode import mime_type
 
 MAX_FEED_BYTES = DEFAULT_MAX_BYTES

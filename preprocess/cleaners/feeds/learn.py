@@ -9,14 +9,14 @@ from urllib.parse import urlsplit
 import numpy as np
 from resiliparse.parse.html import HTMLTree
 
-from preprocess.passes import LearningPass
+from preprocess.core.passes import LearningPass
 from preprocess.cleaners.feeds.digest import ItemDigest, item_digest
 from preprocess.cleaners.feeds.items import FeedItem, feed_items, host_key, is_feed, normalize_url, url_key
 from preprocess.cleaners.feeds.match import MatchResult, match_item
 from preprocess.cleaners.feeds.paths import MIN_SUPPORT, Path, merge_paths
-from preprocess.options import DEFAULT_MAX_BYTES
+from preprocess.config.options import DEFAULT_MAX_BYTES
 from preprocess.steps.decode import HTML_TYPES, UNKNOWN_TYPES, decode_payload, looks_like_html, mime_type
-from preprocess.hashing import hash64
+from preprocess.core.hashing import hash64
 
 log = logging.getLogger("webprune.preprocess")
 MAX_PAGE_BYTES = DEFAULT_MAX_BYTES

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from preprocess.dom import NOISE_TAGS, element_children
+from preprocess.html.dom import NOISE_TAGS, element_children
 from preprocess.cleaners.feeds.items import FeedItem
 from preprocess.cleaners.feeds.paths import Path, path_of
 

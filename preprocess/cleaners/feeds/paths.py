@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from preprocess.dom import element_children
+from preprocess.html.dom import element_children
 
 MAX_PATH = 64           # steps below <body>; deeper nodes get no path (pathological nesting)
 MAX_MATCHES = 1000      # nodes a path may match on one page

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from preprocess.cleaners.learned import compiled
-from preprocess.dom import fragment_text
+from preprocess.html.dom import fragment_text
 
 # removed from the tree before serialising: never text (tag removal skips them too); the last three
 # are raw text in lexbor's serialisation

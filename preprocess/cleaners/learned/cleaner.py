@@ -27,7 +27,7 @@ from preprocess.cleaners.learned.blocks import split_body
 from preprocess.cleaners.learned.context import thread_blocks
 from preprocess.cleaners.learned.features import LATEST, TokenVocab, feature_names, page_features
 from preprocess.cleaners.learned.model import BlockModel, load_model
-from preprocess.document import Document, Line
+from preprocess.core.document import Document, Line
 from preprocess.steps.base import BuildContext, Step
 
 

@@ -19,8 +19,8 @@ import time
 from collections import Counter
 from typing import Callable
 
-from preprocess.document import Document, Line
-from preprocess.segment import sentences_of_lines
+from preprocess.core.document import Document, Line
+from preprocess.core.segment import sentences_of_lines
 from preprocess.steps.base import BuildContext, Step
 
 # (sentences, their lines' link densities) -> per sentence (histogram bin, decision score) or None (no word)
@@ -35,7 +35,7 @@ def run_threshold(ctx: BuildContext, fixed: Callable) -> float | None:
     calibrated = ctx.learned.get("prune_threshold")
     if calibrated is None:
         raise ValueError("percentile pruning needs its threshold: the prune_threshold learning pass "
-                         "(preprocess.calibrate) runs first")
+                         "(preprocess.filters.prune.calibrate) runs first")
     return calibrated["threshold"]
 
 

@@ -7,7 +7,7 @@ dropped; the title is never pruned; a document left with nothing is a counted sk
 (``empty_after_pruning``).
 
 Threshold: ``--prune-threshold X`` (bits per token), ``--prune-percentile P`` (the
-worst P% of a calibration sample, :mod:`preprocess.calibrate`), or neither: the
+worst P% of a calibration sample, :mod:`preprocess.filters.prune.calibrate`), or neither: the
 model card's ``default_threshold`` (3 bits, see the README's "Contrastive pruning").
 
 ``--prune-score adjusted`` adds line length: ``score - LENGTH_WEIGHT * (log10(tokens + 1) - 1)``,
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.filters.prune.common import PageScorer, SentencePrune, histogram_deciles
 from preprocess.lm.contrastive import ContrastiveScorer, default_threshold, has_word, normalize_many
 from preprocess.lm.lang import line_language, page_text

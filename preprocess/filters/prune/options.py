@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-SCORES = ("perplexity", "adjusted", "contrastive")
+from preprocess.config.registry import PRUNE_SCORES as SCORES  # noqa: F401 (declared with the parameter)
 
 def is_contrastive(opts) -> bool:
     """Whether ``opts.prune_model`` is a contrastive model (a directory with a card)."""

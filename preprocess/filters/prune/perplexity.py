@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 
-from preprocess.document import Document
+from preprocess.core.document import Document
 from preprocess.filters.prune.common import PageScorer, SentencePrune, histogram_deciles
 from preprocess.filters.prune.options import SCORES
 from preprocess.lm.normalize import normalize

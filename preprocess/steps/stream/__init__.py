@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from preprocess.dom import tidy_lines
+from preprocess.html.dom import tidy_lines
 from preprocess.steps.parse import NOSCRIPT_CHARS, NOSCRIPT_SHARE
 from preprocess.steps.stream import scan as _python
 

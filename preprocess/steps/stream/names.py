@@ -6,7 +6,7 @@ extractor's classes are what resiliparse 2.0.1's ``extract_plain_text`` does wit
 """
 from __future__ import annotations
 
-from preprocess.dom import NOISE_TAGS
+from preprocess.html.dom import NOISE_TAGS
 
 SPECIAL = frozenset("""address applet area article aside base basefont bgsound blockquote body br button caption center
 col colgroup dd details dir div dl dt embed fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6
