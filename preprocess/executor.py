@@ -101,6 +101,12 @@ def _call(fn, shared, item, progress):
 
 
 CONNECT_TIMEOUT_S = 3.0
+# The driver's gRPC keepalive on an attached cluster (unless set in its environment). A unit on a node cut off from
+# the network (a partition, a pulled cable: no TCP reset) is redone once the driver's call to its worker fails, and
+# with Ray's own client keepalive (a ping after 300 s of silence, 120 s for the answer) that took 7 min a unit. Ray's
+# servers accept a ping every 60 s (a client that pings faster is sent GOAWAY, failing its calls): 70 + 20 s here.
+# Faster needs the same variables on every node too (docs/cluster.md).
+DRIVER_KEEPALIVE = {"RAY_grpc_client_keepalive_time_ms": "70000", "RAY_grpc_client_keepalive_timeout_ms": "20000"}
 
 
 def check_address(address: str | None) -> str | None:
@@ -155,6 +161,8 @@ class RayExecutor:
             os.environ.setdefault("RAY_DEDUP_LOGS", "1")
             with ray_daemons_apart():  # a signal to the command's process group is the driver's alone
                 if address:
+                    for key, value in DRIVER_KEEPALIVE.items():
+                        os.environ.setdefault(key, value)
                     try:
                         ray.init(address=address, **quiet)
                     except (ConnectionError, RuntimeError) as exc:
