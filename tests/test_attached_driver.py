@@ -1,5 +1,5 @@
 """What the driver does on an attached Ray cluster when nodes are lost, with Ray's calls replaced (no Ray starts):
-its gRPC keepalive."""
+its gRPC keepalive, and the stop when no node with CPUs is left. The real cluster: tests/test_multihost.py."""
 import os
 import time
 from types import SimpleNamespace
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 import preprocess.executor as executor
-from preprocess.executor import DRIVER_KEEPALIVE, RayExecutor
+from preprocess.executor import DRIVER_KEEPALIVE, NoNodesLeft, RayExecutor
 
 
 class Cluster:
@@ -67,3 +67,52 @@ def test_attaching_sets_the_drivers_keepalive_unless_it_is_set(monkeypatch):
     monkeypatch.setenv("RAY_grpc_client_keepalive_time_ms", "5000")
     RayExecutor(address="10.0.0.5:6379")
     assert cluster.env_at_init["RAY_grpc_client_keepalive_time_ms"] == "5000"
+
+
+def run_until(ex, seconds, on_tick=lambda elapsed: None):
+    """Drive ``map`` over two units for up to ``seconds``; what it raised, or None."""
+    start = time.monotonic()
+
+    def tick():
+        on_tick(time.monotonic() - start)
+        if time.monotonic() - start > seconds:
+            raise TimeoutError
+
+    try:
+        for _ in ex.map(lambda *a: None, [1, 2], tick=tick):
+            pass
+    except (NoNodesLeft, TimeoutError) as exc:
+        return exc
+    return None
+
+
+def test_a_cluster_that_lost_every_node_with_cpus_stops_the_run_after_node_wait(monkeypatch):
+    monkeypatch.setattr(executor, "NODE_CHECK_S", 0.05)
+    cluster = Cluster(monkeypatch, [node(0), node(1), node(1)])  # a head without CPUs, two workers
+    ex = RayExecutor(address="10.0.0.5:6379", node_wait=0.3)
+    cluster.nodes = [node(0), node(1, alive=False), node(1, alive=False)]
+    t0 = time.monotonic()
+    stop = run_until(ex, 10)
+    assert isinstance(stop, NoNodesLeft) and 0.3 <= time.monotonic() - t0 < 2
+    assert "2 unit(s) in flight" in str(stop) and "run the same command again" in str(stop)
+
+
+def test_a_node_back_within_node_wait_keeps_the_run_going(monkeypatch):
+    monkeypatch.setattr(executor, "NODE_CHECK_S", 0.05)
+    cluster = Cluster(monkeypatch, [node(1)])
+    ex = RayExecutor(address="10.0.0.5:6379", node_wait=0.5)
+    cluster.nodes = []
+
+    def back_after_a_while(elapsed):
+        cluster.nodes = [node(1)] if elapsed > 0.3 else []
+    assert isinstance(run_until(ex, 1.5, back_after_a_while), TimeoutError)
+
+
+@pytest.mark.parametrize("nodes, node_wait", [([node(0)], 0.2),   # never had workers: an autoscaler's to start
+                                              ([node(1)], 0)])     # --node-wait 0: wait for ever
+def test_no_stop_without_workers_to_lose_or_with_node_wait_0(monkeypatch, nodes, node_wait):
+    monkeypatch.setattr(executor, "NODE_CHECK_S", 0.05)
+    cluster = Cluster(monkeypatch, nodes)
+    ex = RayExecutor(address="10.0.0.5:6379", node_wait=node_wait)
+    cluster.nodes = [node(0)]
+    assert isinstance(run_until(ex, 1.0), TimeoutError)
