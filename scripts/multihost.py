@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                     o = outcomes[-1]
                     print(f"{kind} seed {seed}: {o.result}, identical {o.identical}, lost {o.lost_s:+.0f} s "
                           f"({time.monotonic() - t1:.0f} s)", file=sys.stderr)
-    print(table(outcomes, study.reference.wall_s))
+    print(table([o.row() for o in outcomes], study.reference.wall_s))
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(json.dumps({

@@ -553,14 +553,16 @@ def _one_line(run: DriverRun) -> bool:
     return "Traceback" not in run.stderr and run.last_line.startswith("webprune preprocess: ")
 
 
-def table(outcomes: list[Outcome], reference_s: float) -> str:
-    """The docs' table: fault x seed -> result, identical shards and counts, time lost."""
-    lines = [f"| fault | seed | fault at | result | identical | time lost (uninterrupted: {reference_s:.0f} s) |",
-             "|---|---:|---:|---|---|---:|"]
-    for o in outcomes:
-        result = o.result if o.applied else f"{o.result} (fault after the end)"
-        lines.append(f"| {FAULTS[o.kind]} | {o.seed} | {o.at_s:.1f} s | {result} | "
-                     f"{'yes' if o.identical else 'no: ' + ', '.join(o.differences)} | {o.lost_s:+.0f} s |")
+def table(rows: list[dict], reference_s: float) -> str:
+    """The docs' table from outcome rows (``Outcome.row``, or a result file's): fault x seed -> result, identical
+    shards and counts, time lost."""
+    lines = [f"| fault | seed | fault at | result | identical shards and counts | time lost "
+             f"(uninterrupted: {reference_s:.0f} s) |", "|---|---:|---:|---|---|---:|"]
+    for o in rows:
+        result = o["result"] if o["applied"] else f"{o['result']} (fault after the end)"
+        same = "yes" if o["identical"] else "no: " + ", ".join(o["differences"])
+        lines.append(f"| {FAULTS[o['kind']]} | {o['seed']} | {o['at_s']:.1f} s | {result} | {same} | "
+                     f"{o['lost_s']:+.0f} s |")
     return "\n".join(lines)
 
 
