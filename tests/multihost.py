@@ -4,7 +4,8 @@ Each host is a network namespace with its own address on a private /24 and ``lo`
 a bridge in a namespace of its own (the switch), so nothing touches the machine's own network: a Ray head,
 worker nodes, and a moto S3 server each on a host of their own. The driver runs on the head's host. The hosts
 have no route out: their traffic reaches only each other. A node is cut off by setting its port on the switch
-down (its cable pulled: the node itself is told nothing), and comes back when the port is set up again.
+down (its cable pulled: its end of the link loses its carrier, no connection is reset), and comes back when the
+port is set up again.
 
 Network namespaces separate the network, not the file system: every process still sees the same disk. Each
 node gets its own ``--temp-dir`` and ``TMPDIR``, and runs take inputs and output as ``s3://`` URIs only, so no
@@ -162,7 +163,7 @@ class Network:
             run_ip("-n", ns, "link", "set", "lo", "up")
 
     def cut(self, host: str) -> None:
-        """The host's port on the switch down: its packets go nowhere, and it is told nothing."""
+        """The host's port on the switch down: its packets go nowhere, and no connection is reset."""
         run_ip("-n", self.switch, "link", "set", f"p-{host}", "down")
 
     def mend(self, host: str) -> None:
