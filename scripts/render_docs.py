@@ -16,7 +16,8 @@ Kinds (the first word): ``cleaning NAME`` -- word F1 (docs/s per core) per gold 
 ``results/cleaning/NAME.json``, bold the best of each set, and the margin of the best webprune tool
 over the best peer; ``cleaning-command NAME`` -- the ``eval-cleaning`` command of that run; ``expect CONFIG`` -- the expected values and tolerance of every variant of
 ``configs/CONFIG.toml`` (what ``webprune run --check`` compares); ``configs`` -- every config, its
-variants and how many carry ``expect``. As Anserini's regression pages come from YAML, a number in a
+variants and how many carry ``expect``; ``multihost NAME`` -- fault x seed on a multi-host cluster from
+``results/cluster/NAME.json`` (``scripts/multihost.py --json``). As Anserini's regression pages come from YAML, a number in a
 generated table cannot drift from its result file. Tables without a result file are copied by hand and
 listed as such in docs/benchmarks.md.
 """
@@ -157,6 +158,16 @@ def configs_table() -> str:
     return "\n".join(lines)
 
 
+# -- faults on a multi-host cluster ----------------------------------------------------------------------------
+def multihost_table(name: str) -> str:
+    """Fault x seed of ``results/cluster/NAME.json`` (``scripts/multihost.py --json``), then its command."""
+    sys.path.insert(0, str(ROOT))
+    from tests.multihost import table
+
+    data = json.loads((RESULTS / "cluster" / f"{name}.json").read_text())
+    return table(data["outcomes"], data["uninterrupted_s"]) + f"\n\n`{data['command']}` ({data['workers']} worker nodes)"
+
+
 # -- markers ---------------------------------------------------------------------------------------------------
 def render_spec(spec: str) -> str:
     kind, *rest = spec.split()
@@ -170,8 +181,10 @@ def render_spec(spec: str) -> str:
         return expect_table(*args)
     if kind == "configs":
         return configs_table()
-    raise ValueError(f"unknown table kind {kind!r} in <!-- table:{spec} -->: use cleaning, cleaning-command, expect "
-                     "or configs")
+    if kind == "multihost":
+        return multihost_table(*args)
+    raise ValueError(f"unknown table kind {kind!r} in <!-- table:{spec} -->: use cleaning, cleaning-command, expect, "
+                     "configs or multihost")
 
 
 def render(text: str) -> str:

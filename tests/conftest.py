@@ -22,3 +22,13 @@ def local_run(**kw):
     from preprocess.config.options import RunOptions
 
     return RunOptions(**({"executor": "local", "compress": False} | kw))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``multihost_long`` run only when a ``-m`` expression names them (by hand: minutes each)."""
+    if "multihost_long" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="long multi-host seeds: run by hand with -m multihost_long")
+    for item in items:
+        if "multihost_long" in item.keywords:
+            item.add_marker(skip)

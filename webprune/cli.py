@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "is failed alone (default: 60; 0: no limit)")
     s.add_argument("--max-retries", type=at_least(0), default=6,
                    help="times Ray redoes a unit whose worker died; two find a record that kills it (default: 6)")
+    s.add_argument("--node-wait", type=seconds, default=300.0, metavar="S",
+                   help="seconds a run waits when every Ray node with CPUs is gone before it stops with one line; "
+                        "the same command resumes it (default: 300; 0: wait for ever)")
     s.add_argument("--recycle-after", type=at_least(0), default=0, metavar="UNITS",
                    help="replace a worker process after it has cleaned this many input files, returning any memory "
                         "a native library leaked (default: 0, never)")

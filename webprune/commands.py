@@ -22,7 +22,7 @@ def cmd_preprocess(a) -> int:
     if run.executor == "ray":
         check_address(run.address)  # in seconds, before OUT is made
     r = run_preprocess(a.inputs, a.output, opts, run, overwrite=a.overwrite, page_timeout=a.page_timeout,
-                       max_retries=a.max_retries, max_calls=a.recycle_after)
+                       max_retries=a.max_retries, max_calls=a.recycle_after, node_wait=a.node_wait)
     print(f"{r['records']} records: {r['written']} written, skipped {_by_reason(r['skipped'])}, failed "
           f"{_by_reason(r['failed'])}; {_speed(r)} -> {a.output}/collection (stats: {a.output}/stats.json)")
     if r["unaccounted"]:

@@ -83,7 +83,7 @@ def _clean_units(units: list[WorkUnit], executor, job: Job) -> dict:
 
 def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = None, run: RunOptions | None = None,
                    progress: bool | None = None, overwrite: bool = False, page_timeout: float = 60.0,
-                   max_retries: int = 6, max_calls: int = 0) -> dict:
+                   max_retries: int = 6, max_calls: int = 0, node_wait: float = 300.0) -> dict:
     """Clean every record of ``inputs`` into shards under ``output``; return the stats (also OUT/stats.json)."""
     opts = (opts or CleanOptions()).check_files()
     run = (run or RunOptions()).check()
@@ -110,7 +110,7 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
         try:
             with sigterm.starting_ray():
                 executor = make_executor(run.executor, run.workers, run.address, max_retries=max_retries,
-                                         max_calls=max_calls)
+                                         max_calls=max_calls, node_wait=node_wait)
         except KeyboardInterrupt:
             stop_ray()
             raise

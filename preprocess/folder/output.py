@@ -158,12 +158,17 @@ class OutputDir:
         return ShardFile(self, name, compress)
 
 
+COMPRESS_CHUNK = 1 << 16  # bytes handed to the compressor at a time
+
+
 class ShardFile:
     """A shard being written: lines go to ``NAME.tmp``; ``commit`` moves it into place and returns its size.
 
-    A compressed shard is compressed and written by a thread of its own, batch after batch in order (the same
-    bytes), while the next batch is cleaned: ISA-L's deflate releases the GIL. An error there (a full disk) is
-    raised by the next ``write`` or by ``commit``."""
+    A compressed shard is compressed and written by a thread of its own, in order, while the next batch is cleaned:
+    ISA-L's deflate releases the GIL. The compressor is handed the lines in pieces of ``COMPRESS_CHUNK`` bytes (the
+    rest at ``commit``), whatever the batches were: ISA-L's output depends on how its input is split, and a retried
+    unit writes its suspect records one at a time, so pieces cut at batch ends gave another gzip stream of the same
+    lines. An error there (a full disk) is raised by the next ``write`` or by ``commit``."""
 
     def __init__(self, out: OutputDir, name: str, compress: bool):
         self.out, self.name = out, name
@@ -176,6 +181,7 @@ class ShardFile:
         self._fh = igzip.IGzipFile(fileobj=self._raw, mode="wb", mtime=0, filename="", compresslevel=2) \
             if compress else self._raw
         self._behind = _InOrder(self._fh.write) if compress else None
+        self._pending = bytearray()  # lines not yet handed to the compressor (less than one piece)
         self.documents = 0
 
     def write(self, lines: list[bytes]) -> None:
@@ -183,7 +189,11 @@ class ShardFile:
             data = b"".join(lines)
             with writing(self.final):
                 if self._behind is not None:
-                    self._behind.put(data)
+                    self._pending += data
+                    whole = len(self._pending) - len(self._pending) % COMPRESS_CHUNK
+                    for i in range(0, whole, COMPRESS_CHUNK):
+                        self._behind.put(bytes(self._pending[i:i + COMPRESS_CHUNK]))
+                    del self._pending[:whole]
                 else:
                     self._fh.write(data)
             self.documents += len(lines)
@@ -191,6 +201,8 @@ class ShardFile:
     def commit(self) -> int:
         with writing(self.final):
             if self._behind is not None:
+                if self._pending:
+                    self._behind.put(bytes(self._pending))
                 self._behind.finish()
             if self._fh is not self._raw:
                 self._fh.close()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
@@ -107,6 +108,12 @@ def _call(fn, shared, item, progress):
 
 
 CONNECT_TIMEOUT_S = 3.0
+# The driver's gRPC keepalive on an attached cluster (unless set in its environment). A unit on a node cut off from
+# the network (a partition, a pulled cable: no TCP reset) is redone once the driver's call to its worker fails, and
+# with Ray's own client keepalive (a ping after 300 s of silence, 120 s for the answer) that took 7 min a unit. Ray's
+# servers accept a ping every 60 s (a client that pings faster is sent GOAWAY, failing its calls): 70 + 20 s here.
+# Faster needs the same variables on every node too (docs/cluster.md).
+DRIVER_KEEPALIVE = {"RAY_grpc_client_keepalive_time_ms": "70000", "RAY_grpc_client_keepalive_timeout_ms": "20000"}
 
 
 def check_address(address: str | None) -> str | None:
@@ -149,18 +156,29 @@ def check_address(address: str | None) -> str | None:
     return address
 
 
+class NoNodesLeft(RuntimeError):
+    """Every Ray node with CPUs has been gone for ``node_wait`` seconds: nothing can run the units left."""
+
+
+NODE_CHECK_S = 2.0  # how often the driver, while no unit finishes, asks the GCS which nodes are alive
+
+
 class RayExecutor:
     def __init__(self, workers: int | None = None, address: str | None = None, max_retries: int = 6,
-                 max_calls: int = 0):
+                 max_calls: int = 0, node_wait: float = 300.0):
         import ray
 
         self.ray = ray
+        self.node_wait = node_wait  # seconds with no node that has CPUs before map stops (0: wait for ever)
+        self._next_check, self._no_nodes_since = 0.0, None
         if not ray.is_initialized():
             address = check_address(address)
             quiet = dict(logging_level=logging.ERROR, log_to_driver=True, configure_logging=True)
             os.environ.setdefault("RAY_DEDUP_LOGS", "1")
             with ray_daemons_apart():  # a signal to the command's process group is the driver's alone
                 if address:
+                    for key, value in DRIVER_KEEPALIVE.items():
+                        os.environ.setdefault(key, value)
                     try:
                         ray.init(address=address, **quiet)
                     except (ConnectionError, RuntimeError) as exc:
@@ -172,6 +190,7 @@ class RayExecutor:
                     with without_idle_daemons():
                         ray.init(address="local", num_cpus=min(workers or os.cpu_count(), os.cpu_count()),
                                  include_dashboard=False, _system_config=dict(LOCAL_RAY_CONFIG), **quiet)
+        self._had_nodes = ray.cluster_resources().get("CPU", 0) > 0  # else an autoscaler is still to start some
         cpus = int(ray.cluster_resources().get("CPU", 1))
         if workers and workers > cpus:
             log.warning("--workers %d: the Ray cluster has %d CPUs, so %d workers are used", workers, cpus, cpus)
@@ -218,6 +237,8 @@ class RayExecutor:
             done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
             if tick:
                 tick()
+            if not done:
+                self._check_nodes(len(pending))
             for ref in done:
                 item = pending.pop(ref)
                 try:
@@ -232,6 +253,24 @@ class RayExecutor:
                 if isinstance(result, Failure):  # after a stop signal: its workers were ended by it, no failure
                     raise_if_stopping()
                 yield item, result
+
+    def _check_nodes(self, in_flight: int) -> None:
+        """NoNodesLeft once no live node has had CPUs for ``node_wait`` seconds, on a cluster that had some: the units
+        in flight would wait for ever (Ray keeps a task no node can take until one joins). Asked every few seconds."""
+        now = time.monotonic()
+        if not self.node_wait or now < self._next_check:
+            return
+        self._next_check = now + NODE_CHECK_S
+        if any(n.get("Alive") and n.get("Resources", {}).get("CPU", 0) > 0 for n in self.ray.nodes()):
+            self._had_nodes, self._no_nodes_since = True, None
+            return
+        if not self._had_nodes:
+            return
+        self._no_nodes_since = self._no_nodes_since or now
+        if now - self._no_nodes_since >= self.node_wait:
+            raise NoNodesLeft(f"no node of the Ray cluster with CPUs has been alive for {self.node_wait:g} s, with "
+                              f"{in_flight} unit(s) in flight: start worker nodes, then run the same command again "
+                              "(finished units are kept)")
 
     def close(self) -> None:
         if self.progress is None:
