@@ -37,7 +37,7 @@ def adjust(pvalues: dict[str, float], method: str = "holm") -> dict[str, float]:
 
 
 def apply(result: dict, method: str = "none", ttest: bool = False) -> dict:
-    """Adjust the p-values of an :func:`eval.report.evaluate` result in place, per metric and test.
+    """Adjust the p-values of an :func:`eval.evaluate.evaluate` result in place, per metric and test.
 
     Adds ``p_adjusted`` (Wilcoxon) and, with ``ttest``, ``p_ttest`` and ``p_ttest_adjusted`` and
     ``mark_ttest``; ``mark`` (↑/↓) is then taken from the adjusted Wilcoxon p-value.

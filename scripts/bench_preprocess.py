@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from eval.paper import fmt
+from eval.report import fmt
 from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -46,7 +46,8 @@ def write_wet(collection: Path, out: Path) -> Path:
 
 
 def main() -> None:
-    from eval.report import evaluate, markdown_table
+    from eval.evaluate import evaluate
+    from eval.report.tables import markdown_table
     from index.build import build_index
     from preprocess.driver.train_crawl import train_crawl
     from preprocess.train_crawl.options import CrawlOptions

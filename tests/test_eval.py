@@ -5,7 +5,8 @@ import pytest
 import pytrec_eval
 
 from eval.metrics import per_topic
-from eval.report import evaluate, markdown_table
+from eval.evaluate import evaluate
+from eval.report.tables import markdown_table
 from eval.significance import mark, wilcoxon_p
 from eval.trec_files import read_qrels
 from tests.conftest import shared

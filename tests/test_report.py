@@ -14,9 +14,9 @@ from scipy.stats import ttest_rel, wilcoxon
 
 from eval import correction
 from eval.metrics import per_topic
-from eval.paper import write_report
-from eval.paper.co2 import break_even, costs, paper_kg
-from eval.report import evaluate
+from eval.report import write_report
+from eval.report.co2 import break_even, costs, paper_kg
+from eval.evaluate import evaluate
 from eval.significance import ttest_p, wilcoxon_p
 from eval.trec_files import read_qrels
 from search.load import load_queries

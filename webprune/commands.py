@@ -175,7 +175,8 @@ def cmd_search(a) -> int:
 
 def cmd_eval(a) -> int:
     from eval.metrics import parse_metrics
-    from eval.report import check_alpha, evaluate, markdown_table, write_json
+    from eval.evaluate import check_alpha, evaluate, write_json
+    from eval.report.tables import markdown_table
 
     output_file(a.json, "--json")
     check_outputs([a.json] if a.json else [])

@@ -10,7 +10,7 @@ values (``expect = {AP = 0.3265}``, ``tolerance``) that ``webprune run --check``
 compares with what the run measured, a retrieval model (``retrieval``, ``k1``, ``b``, ``rm3``, ...
 over ``[search]``'s) and its own ``inputs`` (e.g. a clean ceiling beside the web collection). The report's sections: ``[search] load``/``repeats`` (timed
 query load), ``[eval] ttest``/``correction``, ``[co2]``, ``[report]`` and ``[cleaning]``
-(see :mod:`eval.paper`).
+(see :mod:`eval.report`).
 """
 from __future__ import annotations
 

@@ -7,11 +7,11 @@
   on a re-run (``fresh`` redoes them); a collection's key hashes the cleaning
   options, the inputs, the model file and the cleaning code.
 * **report**: evaluation against the baseline (corrected across variants), ``results.md``,
-  ``results.json`` and the paper's tables and plots (:mod:`eval.paper`);
+  ``results.json`` and the paper's tables and plots (:mod:`eval.report`);
   with ``check`` each variant's expected values are compared with what was measured.
 
 Outputs go to OUTPUT/: ``collections/<key>/``, ``indexes/<key>/``, ``runs/<variant>.txt``,
-``results.md``, ``results.json``, ``report.md``, ``report.html`` and ``plots/`` (:mod:`eval.paper`),
+``results.md``, ``results.json``, ``report.md``, ``report.html`` and ``plots/`` (:mod:`eval.report`),
 ``load-queries.tsv`` (the timed query load), ``cleaning.json`` (``[cleaning]``).
 
 What the experiment owns there, and the only files it replaces or deletes: :mod:`webprune.experiment_output`.
@@ -28,10 +28,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval import correction
 from eval.energy import Meter, Tasks, warm_worker
-from eval.paper import cleaning_eval, write_report
-from eval.report import evaluate, markdown_table, write_json
+from eval.report.results import report
 from index.build import STATS_FILE, build_index
 from preprocess.runtime.executor import make_executor
 from preprocess.runtime.interrupt import SigtermInterrupts, stop_ray
@@ -201,66 +199,6 @@ def execute(exp: Experiment, steps: list[Step], inputs: list[str], progress: boo
             described = described or tasks.describe()
             rows[name][key]["codecarbon"] |= described
     return rows
-
-
-# -- report -------------------------------------------------------------------------------------------------------
-def _threshold(t: float) -> str:
-    return f"{t:,.0f}" if abs(t) >= 100 else f"{t:.3f}"  # perplexities vs adjusted logits
-
-
-def _kept(pre: dict) -> str:
-    c = pre["counters"]
-    return f"{100 * c.get('prune.sentences_kept', 0) / max(c.get('prune.sentences', 0), 1):.1f}"
-
-
-def _size(n: int) -> str:
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if n >= scale:
-            return f"{n / scale:.1f} {unit}"
-    return f"{n} B"
-
-
-def check(exp: Experiment, result: dict) -> list[dict]:
-    """Each expected value of each variant against the measured mean: variant, metric, expected, got, ok."""
-    out = []
-    for v in exp.variants:
-        tol = v.tolerance if v.tolerance is not None else exp.eval.tolerance
-        for metric, expected in v.expect.items():
-            got = result["runs"][v.name].get(metric, {}).get("mean")
-            out.append({"variant": v.name, "metric": metric, "expected": expected, "got": got,
-                        "tolerance": tol, "ok": got is not None and abs(got - expected) <= tol})
-    return out
-
-
-def report(exp: Experiment, out: Path, steps: list[Step], rows: dict) -> dict:
-    metrics = list(dict.fromkeys(exp.eval.metrics + [m for v in exp.variants for m in v.expect]))
-    if exp.report.metric:
-        metrics = list(dict.fromkeys(metrics + [exp.report.metric]))
-    result = evaluate(exp.path(exp.qrels.path), {s.variant.name: s.run for s in steps}, baseline=exp.baseline,
-                      metrics=metrics, alpha=exp.eval.alpha)
-    correction.apply(result, exp.eval.correction, exp.eval.ttest)
-    extra = {
-        "model": {s.variant.name: s.model.label() for s in steps},
-        "docs": {n: str(r["preprocess"]["written"]) for n, r in rows.items()},
-        "text": {n: _size(r["preprocess"]["counters"].get("bytes_out", 0)) for n, r in rows.items()},
-        "index": {n: _size(r["index_stats"]["index_bytes"]) for n, r in rows.items()},
-        "preprocess s": {n: f"{r['preprocess']['wall_s']:.1f}" for n, r in rows.items()},
-        "index s": {n: f"{r['index_stats']['wall_s']:.1f}" for n, r in rows.items()},
-        "search s": {n: f"{r['search']['wall_s']:.1f}" for n, r in rows.items()},
-    }
-    pruned = {n: r for n, r in rows.items() if r["preprocess"].get("pruning")}
-    if pruned:
-        extra["threshold"] = {n: _threshold(r["preprocess"]["pruning"]["threshold"]) for n, r in pruned.items()}
-        extra["sentences kept %"] = {n: _kept(r["preprocess"]) for n, r in pruned.items()}
-    table = markdown_table(result, extra)
-    summary = {"name": exp.name, "variants": rows, "evaluation": result, "table": table,
-               "checks": check(exp, result)}
-    (out / "results.md").write_text(f"# {exp.name}\n\n{table}\n")
-    if exp.cleaning is not None:
-        summary["cleaning"] = cleaning_eval(exp, steps, out)
-    summary["report"] = write_report(exp, out, summary)
-    write_json(summary, out / "results.json")
-    return summary
 
 
 def run_experiment(exp: Experiment, output: str | Path | None = None, fresh: bool = False,

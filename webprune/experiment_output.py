@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pyarrow.fs as pafs
 
-from eval.paper import PLOTS
+from eval.report import PLOTS
 from preprocess.run.claim import claim
 from preprocess.folder.lock import LOCK
 from preprocess.folder.output import OutputDir

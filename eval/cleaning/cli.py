@@ -34,7 +34,7 @@ from pathlib import Path
 from eval.cleaning.gold import SETS, gold_pages, shared_root
 from eval.cleaning.harness import (WP_PREFIX, calibrate_prune, score_tool, scoring_params, scoring_settings,
                                   tool_options)
-from eval.cleaning.report import _fmt_rate, _versions, aggregate, by_type, report, type_report
+from eval.report.cleaning_tables import _fmt_rate, _versions, aggregate, by_type, report, type_report
 from preprocess.folder.owned import check_outputs, claim_outputs, write_output
 
 PEER_MODULES = {"trafilatura": "trafilatura", "resiliparse": "resiliparse", "justext": "justext",

@@ -6,7 +6,6 @@ or ``failed.<reason>``; ``records`` counts them all, so
 """
 from __future__ import annotations
 
-import json
 import resource
 import time
 from collections import Counter

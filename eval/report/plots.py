@@ -10,7 +10,7 @@ import matplotlib.ticker
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from eval.paper.efficiency import throughput
+from eval.report.efficiency import throughput
 
 DPI = 110
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from eval.correction import LABELS
-from eval.paper.fmt import size, table
+from eval.report.fmt import size, table
 
 
 def _cell(entry: dict, ttest: bool) -> str:

@@ -16,12 +16,12 @@ from pathlib import Path
 
 from eval.energy import cpu_model
 from eval.metrics import parse_metrics
-from eval.paper.cleaning import cleaning_eval
-from eval.paper.co2 import co2
-from eval.paper.effectiveness import effectiveness, p_values
-from eval.paper.efficiency import efficiency, steps
-from eval.paper.html import to_html
-from eval.paper.plots import index_size, metric_vs_threshold, per_topic, throughput_plot
+from eval.report.cleaning import cleaning_eval
+from eval.report.co2 import co2
+from eval.report.effectiveness import effectiveness, p_values
+from eval.report.efficiency import efficiency, steps
+from eval.report.html import to_html
+from eval.report.plots import index_size, metric_vs_threshold, per_topic, throughput_plot
 
 __all__ = ["cleaning_eval", "write_report"]
 PLOTS = "plots"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from eval.cleaning.gold import gold_pages, shared_root
 from eval.cleaning.harness import WP_PREFIX, calibrate_prune, score_tool, scoring_settings, tool_options
-from eval.cleaning.report import aggregate, report
+from eval.report.cleaning_tables import aggregate, report
 from preprocess.config.spec import format_spec
 from preprocess.run.units import model_files
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 
-from eval.paper.efficiency import stages
-from eval.paper.fmt import num, table
+from eval.report.efficiency import stages
+from eval.report.fmt import num, table
 
 
 def paper_kg(cpu_hours: float, intensity: float, tdp: float) -> float:

@@ -14,7 +14,7 @@ preprocess and index figures.
 """
 from __future__ import annotations
 
-from eval.paper.fmt import num, secs, spread, table
+from eval.report.fmt import num, secs, spread, table
 
 STEP_GROUPS = {"read": "reading", "decode": "reading", "parse": "parsing", "tags": "tag removal",
                "prune": "pruning", "write": "writing", "preprocess_driver": "driver"}
