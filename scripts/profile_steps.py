@@ -53,7 +53,7 @@ from preprocess.run.pipeline import Pipeline
 from preprocess.readers import read_source
 from preprocess.readers.sources import discover
 from preprocess.core.stats import Stats
-from preprocess.run.worker import json_dumps
+from preprocess.folder.shard import json_dumps
 from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
 
 PYPLEXITY = ROOT / ".venv-pyplexity" / "bin" / "python"

@@ -237,7 +237,7 @@ def test_local_executor_runs_items_in_order_and_turns_errors_into_failures():
 
 def test_records_a_progress_counter_did_not_take_are_sent_with_the_next_report():
     from preprocess.core.stats import Stats
-    from preprocess.run.worker import _Reporter
+    from preprocess.runtime.progress import UnitProgress
 
     class Flaky:  # a progress counter that is not there for the first two sends
         def __init__(self):
@@ -251,7 +251,7 @@ def test_records_a_progress_counter_did_not_take_are_sent_with_the_next_report()
             return True
 
     stats, counter = Stats(), Flaky()
-    report = _Reporter(counter)
+    report = UnitProgress(counter)
     for n in (3, 5, 4):
         stats.update("records", n)
         report(stats, force=True)
@@ -264,7 +264,7 @@ def test_a_counter_not_there_yet_is_asked_again_only_after_a_pause_or_at_the_uni
     """Before the driver starts its progress actor each lookup is a round trip to Ray's GCS: a worker does not
     repeat it every half second."""
     from preprocess.core.stats import Stats
-    from preprocess.run.worker import _Reporter
+    from preprocess.runtime.progress import UnitProgress
 
     class Absent:
         def __init__(self):
@@ -275,7 +275,7 @@ def test_a_counter_not_there_yet_is_asked_again_only_after_a_pause_or_at_the_uni
             return False
 
     stats, counter = Stats(), Absent()
-    report = _Reporter(counter)
+    report = UnitProgress(counter)
     for _ in range(5):  # records keep coming, every report unforced and within RETRY_S of the first
         stats.update("records", 1)
         report(stats)

@@ -1,4 +1,4 @@
-"""Shards written through the compressing thread (preprocess.folder.output.ShardFile): the same bytes however the
+"""Shards written through the compressing thread (preprocess.folder.shard.ShardFile): the same bytes however the
 lines come in batches, errors raised in the caller, and an abort that leaves nothing behind."""
 import io
 import os
@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from isal import igzip
 
-from preprocess.folder.output import COMPRESS_CHUNK, OutputDir, _InOrder
+from preprocess.folder.output import OutputDir
+from preprocess.folder.shard import COMPRESS_CHUNK, _InOrder
 
 
 def batches() -> list[list[bytes]]:

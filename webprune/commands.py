@@ -58,7 +58,8 @@ def _speed(r: dict) -> str:
 def cmd_inspect(a) -> int:
     import json
 
-    from preprocess.runtime.executor import Failure, make_executor
+    from preprocess.driver.scaffold import driving
+    from preprocess.runtime.executor import Failure
     from preprocess.readers.inspect import inspect_unit, merge, table
     from preprocess.readers.sources import discover
     from preprocess.run.units import Job, plan
@@ -68,13 +69,10 @@ def cmd_inspect(a) -> int:
     units = plan(discover(a.inputs), Job(options.CleanOptions(), ""))
     if not a.local:
         check_address(a.address)
-    executor = make_executor("local" if a.local else "ray", a.workers, a.address)
     parts, failed = [], []
-    try:
+    with driving("local" if a.local else "ray", a.workers, a.address) as executor:
         for unit, part in executor.map(inspect_unit, units, shared=a.sample):
             (failed.append(unit.source.uri) if isinstance(part, Failure) else parts.append(part))
-    finally:
-        executor.close()
     counts = merge(parts)
     print(f"{len(units)} input file(s){f', first {a.sample} records of each' if a.sample else ''}"
           f"{f'; {len(failed)} could not be read: ' + ', '.join(failed) if failed else ''}\n")

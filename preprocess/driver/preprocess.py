@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import logging
 import time
-from contextlib import ExitStack
 
 import pyarrow.fs as pafs
 
 from preprocess.run.claim import prepare, remove_stale
 from preprocess.run.duplicates import resolve, table_name
-from preprocess.runtime.executor import Failure, make_executor
+from preprocess.runtime.executor import Failure
 from preprocess.core.ids import CENSUS, needs_census, safe_id
-from preprocess.runtime.interrupt import SigtermInterrupts, stop_ray
+from preprocess.driver.scaffold import driving
 from preprocess.learning.engine import learn
 from preprocess.folder.lock import OutputLock, new_run_id
 from preprocess.config.options import CleanOptions, RunOptions
@@ -64,7 +63,7 @@ def _failed_unit(unit: WorkUnit, failure: Failure, executor, job: Job) -> UnitRe
         stats.update("read.unit_records_unknown")
         stats.note("read.unit_records_unknown", f"{unit.source.uri}: could not even be counted; 1 record assumed")
     if job.outcomes:
-        from preprocess.run.worker import write_ledger
+        from preprocess.run.writer import write_ledger
 
         write_ledger(OutputDir(job.output), unit.index,
                      [(safe_id(f"@{unit.source.filename}#{k}"), f"failed.{failure.reason}") for k in range(n)])
@@ -101,33 +100,13 @@ def run_preprocess(inputs: list[str], output: str, opts: CleanOptions | None = N
     lock = OutputLock(out.fs, out.root, out.uri, job.run)
     lock.check()  # read-only: a busy or foreign folder is refused before Ray starts
     prepare(out, job, plan(sources, job), overwrite, apply=False, passes=passes)
-    with SigtermInterrupts() as sigterm, ExitStack() as held:
-        # an existing folder is locked at once (a concurrent run is refused in well under a second); a new one
-        # is made only once the executor has started (a bad --address leaves nothing behind)
-        early = out.fs.get_file_info(out.root).type == pafs.FileType.Directory
-        if early:
-            held.enter_context(lock)
-        try:
-            with sigterm.starting_ray():
-                executor = make_executor(run.executor, run.workers, run.address, max_retries=max_retries,
-                                         max_calls=max_calls, node_wait=node_wait)
-        except KeyboardInterrupt:
-            stop_ray()
-            raise
-        stopped = False
-        try:
-            if not early:
-                out.mkdirs()
-                held.enter_context(lock)
-            prepare(out, job, plan(sources, job), overwrite, apply=True, passes=passes)
-            return _run(out, sources, found, job, executor, passes, progress, wall0, cpu0)
-        except KeyboardInterrupt:
-            stopped = True
-            raise
-        finally:
-            executor.close()
-            if stopped:  # Ctrl-C or SIGTERM: no task of this run goes on writing
-                stop_ray()
+    # an existing folder is locked at once (a concurrent run is refused in well under a second); a new one is made
+    # only once the executor has started (a bad --address leaves nothing behind)
+    exists = out.fs.get_file_info(out.root).type == pafs.FileType.Directory
+    with driving(run.executor, run.workers, run.address, lock=lock, make_folder=None if exists else out.mkdirs,
+                 max_retries=max_retries, max_calls=max_calls, node_wait=node_wait) as executor:
+        prepare(out, job, plan(sources, job), overwrite, apply=True, passes=passes)
+        return _run(out, sources, found, job, executor, passes, progress, wall0, cpu0)
 
 
 def _run(out: OutputDir, sources, found: dict, job: Job, executor, passes, progress, wall0: float,

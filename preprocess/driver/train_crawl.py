@@ -35,7 +35,7 @@ def train_crawl(inputs: list[str], output: str, options: CrawlOptions | None = N
                 address: str | None = None, executor: str = "ray") -> dict:
     """Learn a contrastive model from ``inputs`` into the directory ``output`` with ``options`` (the command
     line's flags; default: :class:`CrawlOptions`' defaults); returns its card."""
-    from preprocess.runtime.interrupt import SigtermInterrupts, stop_ray
+    from preprocess.driver.scaffold import driving
     from preprocess.folder.lock import OutputLock
     from preprocess.readers.sources import discover
     from preprocess.run.units import code_id, digest
@@ -57,15 +57,12 @@ def train_crawl(inputs: list[str], output: str, options: CrawlOptions | None = N
         return old
     target.mkdir(parents=True, exist_ok=True)
     out = OutputDir(str(target.resolve()))
-    with SigtermInterrupts() as sigterm, OutputLock(out.fs, out.root, out.uri):  # one run per model folder
+    t0, c0 = time.perf_counter(), time.process_time()
+    with driving(executor, workers, address, lock=OutputLock(out.fs, out.root, out.uri)) as ex:  # one run a folder
         model_folder(target, take=True)
-        try:
-            plan = {"order": order, "labels": labels.__dict__, "dedup": dedup.__dict__, "sample_docs": sample_docs,
-                    "min_language_lines": min_language_lines, "memory": memory}
-            return _train(sources, target, out, key, plan, opts, workers, address, executor, sigterm)
-        except KeyboardInterrupt:
-            stop_ray()
-            raise
+        plan = {"order": order, "labels": labels.__dict__, "dedup": dedup.__dict__, "sample_docs": sample_docs,
+                "min_language_lines": min_language_lines, "memory": memory}
+        return _train(sources, target, out, key, plan, opts, ex, t0, c0)
 
 
 def model_folder(target: Path, take: bool) -> None:
@@ -120,25 +117,17 @@ def remove_model(target: Path, card: dict) -> None:
             (target / d).rmdir()
 
 
-def _train(sources, target: Path, out: OutputDir, key: str, plan: dict, opts, workers, address, executor: str,
-           sigterm) -> dict:
-    from preprocess.runtime.executor import make_executor
+def _train(sources, target: Path, out: OutputDir, key: str, plan: dict, opts, ex, t0: float, c0: float) -> dict:
     from preprocess.learning.engine import run_pass
     from preprocess.run.units import Job, plan as plan_units
 
     old = previous_card(target)
     if old:  # an earlier model of other inputs or options: it is replaced
         remove_model(target, old)
-    t0, c0 = time.perf_counter(), time.process_time()
     job = Job(opts, out.uri, batch_size=64)
     units = plan_units(sources, job)
     learner = CrawlLines(opts, plan | {"key": key})
-    with sigterm.starting_ray():
-        ex = make_executor(executor, workers, address)
-    try:
-        card, ran = run_pass(learner, CRAWL_LINES, job, units, ex, out)
-    finally:
-        ex.close()
+    card, ran = run_pass(learner, CRAWL_LINES, job, units, ex, out)
     took = card.pop("training")  # the pass's own: lmplz's wall time, the workers' CPU
     card["training"] = {"wall_s": round(time.perf_counter() - t0, 2), "workers": ex.workers,
                         "read_and_label_wall_s": round(ran["seconds"] - ran["finish_seconds"], 2),

@@ -209,7 +209,7 @@ class RayExecutor:
     def records(self) -> int:
         """Records read so far by the running and finished units (0 the first time: the actor starts now, and
         workers send it what they read until then at their next report: within half a second, or five seconds when
-        their last lookup found no actor, see ``work._Reporter``)."""
+        their last lookup found no actor, see ``preprocess.runtime.progress.UnitProgress``)."""
         if self.progress is None:
             actor = self.ray.remote(num_cpus=0)(_Progress)
             self.progress = actor.options(name=self.reporter.name, namespace=self.reporter.namespace,

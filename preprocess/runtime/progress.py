@@ -81,3 +81,26 @@ class Progress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+class UnitProgress:
+    """A worker's reports to the driver's progress counter: the records read, at most twice a second; what a
+    counter not there yet could not take is sent with the next report, tried again after ``RETRY_S`` (a counter
+    the driver has not started yet costs a lookup each time) or at the unit's end."""
+
+    EVERY_S, RETRY_S = 0.5, 5.0
+
+    def __init__(self, progress):
+        self.progress, self.sent, self.next = progress, 0, 0.0
+
+    def __call__(self, stats, force: bool = False) -> None:
+        if self.progress is None:
+            return
+        now = time.monotonic()
+        if force or now >= self.next:
+            n = stats.counts["records"]
+            if n > self.sent:
+                if self.progress.add(n - self.sent):
+                    self.sent, self.next = n, now + self.EVERY_S
+                else:
+                    self.next = now + self.RETRY_S
