@@ -101,7 +101,7 @@ def test_webprune_is_scored_on_its_main_text_unless_with_title(tmp_path, capsys)
 
 
 def test_compare_cleaners_pairs_pages_against_each_sets_best_peer():
-    from scripts.compare_cleaners import compare
+    from scripts.studies.compare_cleaners import compare
 
     f1 = {"a": {"x": [0.9, 0.8, 0.7, 1.0], "y": [0.5, 0.6]},
           "readability": {"x": [0.8, 0.8, 0.9, 0.9], "y": [0.1, 0.1]},

@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-_spec = importlib.util.spec_from_file_location("render_docs", ROOT / "scripts" / "render_docs.py")
+_spec = importlib.util.spec_from_file_location("render_docs", ROOT / "scripts" / "tools" / "render_docs.py")
 render_docs = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(render_docs)
 CONFIGS = sorted(p for p in (ROOT / "configs").glob("*.toml") if not p.name.startswith("."))
@@ -17,7 +17,7 @@ CONFIGS = sorted(p for p in (ROOT / "configs").glob("*.toml") if not p.name.star
 @pytest.mark.parametrize("page", render_docs.PAGES, ids=lambda p: p.name)
 def test_generated_tables_equal_what_their_result_files_give(page):
     text = page.read_text(encoding="utf-8")
-    assert render_docs.stale(text) == [], f"run: python scripts/render_docs.py ({page.name} is stale)"
+    assert render_docs.stale(text) == [], f"run: python scripts/tools/render_docs.py ({page.name} is stale)"
 
 
 def test_a_changed_number_or_result_file_is_caught(tmp_path, monkeypatch):

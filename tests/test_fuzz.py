@@ -1,6 +1,6 @@
 """The fuzz suite, bounded for CI: mutated real pages and records, in every framing, through the cleaners.
 
-The full benchmark (>= 10,000 records, 20 MB pages) is scripts/bench_fuzz.py; this runs the same generator on
+The full benchmark (>= 10,000 records, 20 MB pages) is scripts/bench/bench_fuzz.py; this runs the same generator on
 a few hundred records with the big mutations shrunk, and checks the same things: every record accounted for
 (records in = records counted, per framing), no pristine or repairable record lost to a bad neighbour, none
 written with a text other than its unbroken twin's, no unit lost, workers within 1 GB, failures only for

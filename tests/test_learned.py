@@ -56,7 +56,7 @@ def test_a_stump_model_walks_padded_trees_and_applies_its_threshold():
 
 def test_exported_trees_give_scikit_learns_scores():
     sklearn = pytest.importorskip("sklearn.ensemble")
-    import scripts.train_learned as tl
+    import scripts.tools.train_learned as tl
 
     rng = np.random.default_rng(1)
     X = rng.random((2000, 6))
@@ -150,7 +150,7 @@ def test_the_shipped_model_keeps_the_article_and_drops_menu_share_bar_and_footer
 def test_model_option_round_trips_and_a_missing_or_mismatched_model_is_refused(tmp_path):
     spec = "learned+learned_model(build/learned/loso/{set}.json)"
     assert format_spec(parse_spec(spec)) == spec
-    with pytest.raises(ValueError, match="train one with scripts/train_learned.py"):
+    with pytest.raises(ValueError, match="train one with scripts/tools/train_learned.py"):
         clean(PAGE, learned_model=str(tmp_path / "none.json"))
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(stump(["a", "link_density"], "link_density", 0.5, 1.0, -1.0)))
@@ -181,7 +181,7 @@ def test_shipped_model_beats_tag_removal_on_real_pages():
 
 def test_a_bagged_model_scores_the_mean_margin_of_its_models():
     sklearn = pytest.importorskip("sklearn.ensemble")
-    import scripts.train_learned as tl
+    import scripts.tools.train_learned as tl
 
     rng = np.random.default_rng(2)
     X = rng.random((3000, 5))
@@ -283,7 +283,7 @@ def test_a_token_vocabulary_pickles_with_its_compiled_matcher():
 
 
 def test_a_pages_training_sample_does_not_move_when_another_page_changes():
-    import scripts.train_learned as tl
+    import scripts.tools.train_learned as tl
 
     def page(name, n):
         blocks = np.arange(n, dtype=np.float64)[:, None] + (1000 if name == "b" else 0)

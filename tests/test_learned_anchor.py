@@ -156,7 +156,7 @@ def test_the_cleaner_finds_the_heading_for_a_model_with_the_heading_columns_and_
 def test_training_reads_each_views_head_and_refuses_a_cache_written_before_the_heading_columns(tmp_path, capsys):
     import pickle
 
-    import scripts.train_learned as tl
+    import scripts.tools.train_learned as tl
     from eval.cleaning.gold import gold_pages
     from preprocess.config.options import CleanOptions
     from preprocess.run.pipeline import build_steps

@@ -2,7 +2,7 @@
 each a network namespace with its own address; faults at a random point of a run, each compared byte for byte
 with an uninterrupted run. One seed a fault here; more with ``-m multihost_long`` (by hand, minutes each).
 
-Table of every fault and seed: ``python scripts/multihost.py`` (docs/cluster.md).
+Table of every fault and seed: ``python scripts/bench/multihost.py`` (docs/cluster.md).
 """
 import gzip
 import json

@@ -8,7 +8,7 @@ links, ...), half before and half after the document, with link lines kept as
 links. Page i gets the template of real page i mod N, so the output is
 deterministic. Written as a WARC with WARC-TREC-ID = the CACM id, so the CACM
 topics and qrels apply unchanged.
-Built by ``configs/cacm-web-*.toml`` (``prepare``) or ``scripts/make_cacm_web.py``.
+Built by ``configs/cacm-web-*.toml`` (``prepare``) or ``scripts/tools/make_cacm_web.py``.
 """
 from __future__ import annotations
 

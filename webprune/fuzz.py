@@ -1,4 +1,4 @@
-"""A seeded generator of broken pages and broken archives, for the fuzz tests and ``scripts/bench_fuzz.py``.
+"""A seeded generator of broken pages and broken archives, for the fuzz tests and ``scripts/bench/bench_fuzz.py``.
 
 Pages start from real pages (the shared cleaning sets) and are mutated: cut short, byte flips, NULs, invalid
 UTF-8, deep nesting, giant attributes, entity storms, wide tables, 20 MB single-line pages, binary noise,

@@ -3,7 +3,7 @@
 ``PEERS`` maps a peer name to ``fn(html_bytes) -> str`` (the main text, blocks
 separated by newlines). The functions may raise; ``run(name, html_bytes)``
 wraps a call so that any exception gives ``""`` plus an error string the caller
-counts (scripts/bench_cleaning.py does). Exceptions derived from
+counts (scripts/bench/bench_cleaning.py does). Exceptions derived from
 ``BaseException`` only (e.g. a benchmark's timeout) pass through.
 
 Install (the project's ``bench`` extra):

@@ -75,9 +75,9 @@ CLEANERS: dict[str, Cleaner] = {c.name: c for c in (
             "Adaptive Post Recognition: post templates learned from the input's RSS/Atom feeds",
             fallback="density", learns=("preprocess.cleaners.feeds.learn:FeedTemplates",)),
     Cleaner("learned", "preprocess.cleaners.learned.cleaner:LearnedCleaner",
-            "block classifier trained on the gold standards (scripts/train_learned.py)", kitten=False,
+            "block classifier trained on the gold standards (scripts/tools/train_learned.py)", kitten=False,
             params={"learned_model": option(None, "block model for --cleaner learned (default: the one in the "
-                                                  "package; scripts/train_learned.py writes them)", type=str | None,
+                                                  "package; scripts/tools/train_learned.py writes them)", type=str | None,
                                             metavar="FILE", path=True)},
             checks="preprocess.cleaners.learned.checks"),
 )}

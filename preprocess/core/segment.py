@@ -3,7 +3,7 @@
 Tag removal puts every block (paragraph, heading, list item, menu entry) on its
 own line; segmentation never crosses a line, so a menu item is never glued to a
 paragraph. Within a line: sentencex (rules compiled into its wheel, no download)
-plus :func:`merge_pieces`, chosen by ``scripts/bench_segmenters.py``: ~250k
+plus :func:`merge_pieces`, chosen by ``scripts/bench/bench_segmenters.py``: ~250k
 lines/s/core on tag-removed real pages, 94% exact splits on a hand-made gold
 set (abbreviations, decimals, URLs, list items, 6 other languages), and the
 pieces always join back into the line exactly.

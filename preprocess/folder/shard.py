@@ -48,7 +48,7 @@ class ShardFile:
         with writing(self.final):
             self._raw = _Hashed(out.fs.open_output_stream(self.tmp))  # its SHA-1: what index checks it against
         # mtime=0 and no file name in the gzip header: a retried unit writes the very same bytes.
-        # ISA-L at level 2: 15x less CPU than zlib at 6 for shards ~11% larger (scripts/profile_steps.py).
+        # ISA-L at level 2: 15x less CPU than zlib at 6 for shards ~11% larger (scripts/bench/profile_steps.py).
         self._fh = igzip.IGzipFile(fileobj=self._raw, mode="wb", mtime=0, filename="", compresslevel=2) \
             if compress else self._raw
         self._behind = _InOrder(self._fh.write) if compress else None

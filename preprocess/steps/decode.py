@@ -95,7 +95,7 @@ def _codec(label: str | None) -> str | None:
 
 def charset_candidates(payload: bytes, content_type: str, utf8_check: bool = True) -> Iterator[tuple[str, str]]:
     """(source, codec) pairs in the order they are tried; the detector only runs when reached. ``utf8_check``
-    off: the order before the UTF-8 check (``scripts/charset_check.py`` counts what the check changes)."""
+    off: the order before the UTF-8 check (``scripts/studies/charset_check.py`` counts what the check changes)."""
     for bom, name in _BOMS:
         if payload.startswith(bom):
             yield "bom", name

@@ -1,6 +1,6 @@
 """Parse step: build the DOM once (lexbor via resiliparse) for every later step, within a cost budget.
 
-Parser chosen by ``scripts/bench_preprocess.py`` (its first table rows): on the
+Parser chosen by ``scripts/bench/bench_preprocess.py`` (its first table rows): on the
 ~2,900 shared cleaning pages lexbor parses 2.5-3x faster than lxml, and the
 same tree serves tag removal (resiliparse's C++ extractor) and the DOM cleaners.
 

@@ -13,7 +13,7 @@ without re-parsing them into the tree and extracting them again. A ``<title>`` i
 pages) is moved to ``<head>`` first, so either way tag removal writes the title it writes without this cleaner.
 With ``--drop-hinted`` the hint rule has
 pruned the page before, and kept blocks under a comment thread's name are dropped after the model. Trained by
-``scripts/train_learned.py``; measured leave-one-set-out (README, Results).
+``scripts/tools/train_learned.py``; measured leave-one-set-out (README, Results).
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class LearnedCleaner(Step):
         # a model trained before the heading columns still runs: they are left out of its rows (and not computed)
         self.columns = len(names) if model.features == names else len(names) - len(LATEST)
         if model.features != names[:self.columns]:
-            raise ValueError("block model was trained on other features: retrain with scripts/train_learned.py")
+            raise ValueError("block model was trained on other features: retrain with scripts/tools/train_learned.py")
         # --drop-hinted asks for the article convention: comment threads are boilerplate. The hint rule spares a
         # thread holding over half the page or named like content too ('comment-body'); here no kept block under
         # a thread's name (context.thread_blocks: comment*, reply/replies, respond, disqus*, talkback as tokens)

@@ -1,7 +1,7 @@
 """The block model: gradient-boosted trees read from JSON and evaluated in numpy.
 
-``scripts/train_learned.py`` trains scikit-learn's ``HistGradientBoostingClassifier``
-and writes its trees here (``scripts/learned_trees.py``: ``export``, and ``bag`` for several models made one)
+``scripts/tools/train_learned.py`` trains scikit-learn's ``HistGradientBoostingClassifier``
+and writes its trees here (``scripts/tools/learned_trees.py``: ``export``, and ``bag`` for several models made one)
 as padded arrays (one row per tree): ``feature``,
 ``threshold``, ``left``, ``right`` and ``value`` per node. A leaf points to itself
 with an infinite threshold, so every block walks ``depth`` levels of every tree
@@ -110,9 +110,9 @@ def load_model(path: str | None = None) -> BlockModel:
 def _load(path: str, _size: int, _mtime_ns: int) -> BlockModel:
     p = Path(path)
     if not p.is_file():
-        raise ValueError(f"no block model at {p}: train one with scripts/train_learned.py")
+        raise ValueError(f"no block model at {p}: train one with scripts/tools/train_learned.py")
     try:
         return BlockModel(json.loads(p.read_text(encoding="utf-8")))
     except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, IndexError) as e:
         raise ValueError(f"{p} is not a block model ({type(e).__name__}: {e}): write one with "
-                         "scripts/train_learned.py") from None
+                         "scripts/tools/train_learned.py") from None

@@ -13,7 +13,7 @@ model card's ``default_threshold`` (3 bits, see the README's "Contrastive prunin
 ``--prune-score adjusted`` adds line length: ``score - LENGTH_WEIGHT * (log10(tokens + 1) - 1)``,
 so a sentence of about 10 tokens keeps its score, shorter ones look more like
 boilerplate and longer ones less. The weight is the ratio of the two coefficients
-of a logistic fit on 30% of the shared cleaning pages (``scripts/eval_contrastive_lines.py``).
+of a logistic fit on 30% of the shared cleaning pages (``scripts/studies/eval_contrastive_lines.py``).
 
 Languages: each document is scored with the pair of its language, detected on its title and
 lines (:mod:`preprocess.lm.lang`); a document whose language has no pair in the model is left
@@ -35,7 +35,7 @@ from preprocess.lm.contrastive import ContrastiveScorer, default_threshold, has_
 from preprocess.lm.lang import line_language, page_text
 
 CHIST_PREFIX = "prune.chist."
-LENGTH_WEIGHT = 2.2  # bits per decade of tokens: 0.774 / 0.35 in scripts/eval_contrastive_lines.py
+LENGTH_WEIGHT = 2.2  # bits per decade of tokens: 0.774 / 0.35 in scripts/studies/eval_contrastive_lines.py
 
 
 class ContrastivePrune(SentencePrune):

@@ -7,7 +7,7 @@ perplexity exceeds the threshold (``--max-perplexity``) are dropped.
 ``score="adjusted"`` decides on a boilerplate logit instead of raw perplexity:
 ``w1*log10(perplexity) + w2*log10(tokens + 1) + w3*link_density`` of the
 sentence's line (DOM evidence from ``TagRemoval(line_features=True)``), weights
-fitted by ``scripts/eval_pruning_lines.py`` on 30% of the shared cleaning pages
+fitted by ``scripts/studies/eval_pruning_lines.py`` on 30% of the shared cleaning pages
 (held-out AUC 0.85 against 0.69 for perplexity alone). Its scale means nothing
 outside that formula, so it is used with a percentile threshold.
 
@@ -25,7 +25,7 @@ from preprocess.filters.prune.options import SCORES
 from preprocess.lm.normalize import normalize
 
 HIST_PREFIX = "prune.hist."
-# Fitted by scripts/eval_pruning_lines.py (general-English trigram; see README "Does perplexity find boilerplate?")
+# Fitted by scripts/studies/eval_pruning_lines.py (general-English trigram; see README "Does perplexity find boilerplate?")
 ADJUSTED_WEIGHTS = (0.191, -1.323, 2.635)
 _WORD = re.compile(r"\w")
 BIN = 0.1

@@ -5,7 +5,7 @@ pages it accepts, exactly the :class:`blocks.Page` that ``blocks.split_body`` re
 of ``<body>`` (with the class/id hint rule, ``--drop-hinted``, applied as ``HintFilter.drop_from`` applies it).
 Where the markup needs a rule it does not follow (foster parenting in tables, a link or a block moved by the
 adoption agency, HTML breaking out of svg, a ``<noscript>`` the parse step unwraps, a doctype it does not
-know ...) it gives up and says why: the page is then parsed as before. ``scripts/raw_tree_check.py`` measures it
+know ...) it gives up and says why: the page is then parsed as before. ``scripts/studies/raw_tree_check.py`` measures it
 against lexbor on every shared gold page; ``tests/test_learned_raw.py`` holds it to that.
 
 This package is the reference, in Python; ``_raw.pyx`` is its compiled twin, which gives the same reading on every

@@ -36,7 +36,7 @@ from pathlib import Path
 from eval.report import fmt
 from webprune.benchdata import ROOT, cleaning_pages, pack_cleaning_pages
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/: its peers
 from peers.pyplexity_runs import pyplexity, pyplexity_model  # noqa: E402
 
 PY = sys.executable

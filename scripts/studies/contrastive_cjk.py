@@ -14,7 +14,7 @@ then prunes the Japanese pages (``tags`` cleaning + the model at its default thr
 on the five article sets and WCXB-dev (1,296 pages, WCXB's own labels give no language), the pages whose
 detected language is not English and how many of them the pruner still scores through M's vocabulary.
 
-Usage: python scripts/contrastive_cjk.py [--out build/contrastive/cjk] [--pages 2] [--english-model M]
+Usage: python scripts/studies/contrastive_cjk.py [--out build/contrastive/cjk] [--pages 2] [--english-model M]
 """
 from __future__ import annotations
 

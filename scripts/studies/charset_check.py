@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """What the decoder's UTF-8 check changes on the shared gold sets (docs/cleaning.md, Decoding).
 
-    scripts/charset_check.py [--sets wcxb-dev,l3s-gn1,...]
+    scripts/studies/charset_check.py [--sets wcxb-dev,l3s-gn1,...]
 
 Per set: the pages that reach the check (no declared charset decodes them, the bytes are valid UTF-8), those
 all ASCII (same text either way), and those whose text differs from the order without the check
@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from eval.cleaning.gold import SETS, gold_pages  # noqa: E402
 from eval.cleaning.harness import strip_wrapper  # noqa: E402
 from preprocess.steps.decode import DETECTOR_BYTES, UTF8_PROBE, decode_payload  # noqa: E402

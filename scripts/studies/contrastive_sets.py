@@ -13,7 +13,7 @@ k on hosts ``ck.<host>``: a copy is a new site) for the training-cost benchmark.
 Existing WARCs and models are reused unless ``--force``; extra ``train-crawl``
 options go after ``--`` (``--tag NAME`` writes the models to ``OUT/models-NAME/``).
 
-Usage: python scripts/contrastive_sets.py [--sets a,b] [--out build/contrastive] [--force] [-- OPTIONS]
+Usage: python scripts/studies/contrastive_sets.py [--sets a,b] [--out build/contrastive] [--force] [-- OPTIONS]
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """How close are the learned cleaner's blocks read off the raw markup to those read off lexbor's tree?
 
-    scripts/raw_blocks_feasibility.py [--sets cleaneval-dev,...,wcxb-dev] [--limit N] [--tree-rules]
-    scripts/raw_blocks_feasibility.py --cost [--sets ...] [--limit N]
+    scripts/studies/raw_blocks_feasibility.py [--sets cleaneval-dev,...,wcxb-dev] [--limit N] [--tree-rules]
+    scripts/studies/raw_blocks_feasibility.py --cost [--sets ...] [--limit N]
 
 Issue 23's remaining cost is lexbor's parse and the ``<body>`` serialisation the learned scan reads (~0.6 ms
 of ~2.5 a page). A scan of the raw markup would skip both, but it sees the page before the tree builder's

@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """Would knowing (or predicting) a wcxb-dev page's type buy anything through a per-type threshold?
 
-    scripts/page_type_thresholds.py --cache build/learned/cache.pkl --models build/learned/t30
+    scripts/studies/page_type_thresholds.py --cache build/learned/cache.pkl --models build/learned/t30
 
-Reads the training cache of ``scripts/train_learned.py --cache`` and its host-fold models
+Reads the training cache of ``scripts/tools/train_learned.py --cache`` and its host-fold models
 (``wcxb-dev-f{k}.json``), so every block probability is held out. Scores the kept blocks' text
 with WCXB's bag-of-words F1 (a proxy of ``eval-cleaning``: blocks, not the written document).
 Prints, per page type: one threshold for all pages, the best threshold per *true* type (an upper
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from eval.cleaning.gold import gold_pages  # noqa: E402
 from eval.cleaning.score import bow_prf  # noqa: E402
 from preprocess.cleaners.learned.features import N_NUMERIC, TokenVocab, page_features  # noqa: E402
@@ -35,7 +35,7 @@ def held_out_pages(cache: Path, models: Path):
     pages = pickle.loads(cache.read_bytes())["wcxb-dev"]
     if any(len(v) != 5 for p in pages for v in p.views):
         raise ValueError(f"{cache} was written before the heading columns (its pages have no head): make a new "
-                         "one with scripts/train_learned.py --cache NEW_PATH")
+                         "one with scripts/tools/train_learned.py --cache NEW_PATH")
     loaded, out = {}, []
     n = N_NUMERIC
     for p in pages:
@@ -80,7 +80,7 @@ def main() -> int:
     for path in (args.cache, args.models / "wcxb-dev-f0.json"):
         if not path.exists():
             print(f"page_type_thresholds.py: {path} not found: make the cache and the host-fold models with "
-                  f"scripts/train_learned.py --loso {args.models} --cache {args.cache}", file=sys.stderr)
+                  f"scripts/tools/train_learned.py --loso {args.models} --cache {args.cache}", file=sys.stderr)
             return 2
     gold = {g.name: g.gold_text() for g in gold_pages(shared_data(), ["wcxb-dev"])}
     try:

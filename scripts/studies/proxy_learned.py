@@ -2,20 +2,20 @@
 """A fast held-out proxy for learned-cleaner experiments: decisions and new columns scored in minutes, not a
 full ``eval-cleaning`` run.
 
-    scripts/train_learned.py --loso build/learned/loso --all build/learned/all.json --cache build/learned/cache.pkl
-    scripts/proxy_learned.py base                       # the held-out models' proxy figures
-    scripts/proxy_learned.py smooth                     # + context smoothing of their margins (nested choice)
-    scripts/proxy_learned.py stack                      # + a second model on their margins' context
-    scripts/proxy_learned.py islands                    # + small islands of kept blocks dropped (nested choice)
-    scripts/proxy_learned.py columns MOD:FN --splits wcxb-dev-f0,wcxb-dev-f1 --out a.pkl   # retrain, extra columns
-    scripts/proxy_learned.py columns none --balance-types --out b.pkl   # retrain, each WCXB page type weighing the same
-    scripts/proxy_learned.py columns none --seed 1 --out c.pkl          # retrain on another sample of the rows
-    scripts/proxy_learned.py columns none --host-share 0.5 --out h.pkl  # on half of wcxb-dev's sites (learning curve)
-    scripts/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
-    scripts/proxy_learned.py report c.pkl d.pkl --bag   # the held-out models bagged with those (margins averaged)
-    scripts/proxy_learned.py reach                      # how much of the gold the page's blocks hold at all
-    scripts/proxy_learned.py labels                     # the score of keeping exactly the blocks labelled content
-    scripts/proxy_learned.py headings                   # kept words under a proxy_tries.SECTION_WORDS heading
+    scripts/tools/train_learned.py --loso build/learned/loso --all build/learned/all.json --cache build/learned/cache.pkl
+    scripts/studies/proxy_learned.py base                       # the held-out models' proxy figures
+    scripts/studies/proxy_learned.py smooth                     # + context smoothing of their margins (nested choice)
+    scripts/studies/proxy_learned.py stack                      # + a second model on their margins' context
+    scripts/studies/proxy_learned.py islands                    # + small islands of kept blocks dropped (nested choice)
+    scripts/studies/proxy_learned.py columns MOD:FN --splits wcxb-dev-f0,wcxb-dev-f1 --out a.pkl   # retrain, extra columns
+    scripts/studies/proxy_learned.py columns none --balance-types --out b.pkl   # retrain, each WCXB page type weighing the same
+    scripts/studies/proxy_learned.py columns none --seed 1 --out c.pkl          # retrain on another sample of the rows
+    scripts/studies/proxy_learned.py columns none --host-share 0.5 --out h.pkl  # on half of wcxb-dev's sites (learning curve)
+    scripts/studies/proxy_learned.py report a.pkl b.pkl         # those models against the held-out ones
+    scripts/studies/proxy_learned.py report c.pkl d.pkl --bag   # the held-out models bagged with those (margins averaged)
+    scripts/studies/proxy_learned.py reach                      # how much of the gold the page's blocks hold at all
+    scripts/studies/proxy_learned.py labels                     # the score of keeping exactly the blocks labelled content
+    scripts/studies/proxy_learned.py headings                   # kept words under a proxy_tries.SECTION_WORDS heading
 
 Pages: ``train_learned.py``'s cache (both views: as is, after the hint rule). Every page is scored by the model
 that never saw it (its set's, or its WCXB host fold's, from ``--models``). The proxy scores the kept blocks
@@ -30,7 +30,7 @@ wcxb-dev's seven page types). ``stack``: a second gradient-boosted model on thos
 share, the group's size, the block's words and position), trained split by split on the other splits' pages'
 held-out margins (a little in its favour: the models behind those margins saw the split). ``columns MOD:FN``: ``FN(page) -> (blocks x k)`` appended to every row, the
 held-out models of ``--splits`` retrained as ``train_learned.train`` trains them (same sampling, weights and
-parameters), their margins saved for ``report``; ``scripts.proxy_learned:noise_column`` (random numbers) is
+parameters), their margins saved for ``report``; ``scripts.studies.proxy_learned:noise_column`` (random numbers) is
 the yardstick: how far retraining with a column that says nothing moves the figures.
 """
 from __future__ import annotations
@@ -51,9 +51,9 @@ from pathlib import Path
 import numpy as np
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import scripts.proxy_tries as tries  # noqa: E402
-import scripts.train_learned as TL  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+import scripts.studies.proxy_tries as tries  # noqa: E402
+import scripts.tools.train_learned as TL  # noqa: E402
 from eval.cleaning.gold import gold_pages  # noqa: E402
 from eval.cleaning.score import tokens  # noqa: E402
 from preprocess.cleaners.learned.features import TokenVocab, page_features  # noqa: E402
@@ -209,7 +209,7 @@ def main() -> int:
         except (ValueError, SyntaxError):
             ap.error(f"--param {key}: {value!r} is not a number, True/False or None")
     if not a.cache.is_file():
-        ap.error(f"no cache at {a.cache}: run scripts/train_learned.py with --cache first")
+        ap.error(f"no cache at {a.cache}: run scripts/tools/train_learned.py with --cache first")
     data = load(a.cache)
     if a.what == "columns":
         if len(a.args) != 1 or not a.out or (a.args[0] != "none" and ":" not in a.args[0]):
@@ -221,7 +221,7 @@ def main() -> int:
                                                a.host_share)))
         return 0
     if not a.models.is_dir():
-        ap.error(f"no held-out models in {a.models}: run scripts/train_learned.py --loso {a.models}")
+        ap.error(f"no held-out models in {a.models}: run scripts/tools/train_learned.py --loso {a.models}")
     rows = [r for r in held_out_views(data, a.models) if len(r[4]) > a.view]
     views = [r[4][a.view] for r in rows]
     base = np.array([v.f1(v.margin >= CUT) for v in views])
@@ -333,7 +333,7 @@ def headings(rows, views, data, view: int) -> None:
 
 
 def noise_column(page) -> np.ndarray:
-    """A column of random numbers (seeded by the page's blocks): ``columns scripts.proxy_learned:noise_column``
+    """A column of random numbers (seeded by the page's blocks): ``columns scripts.studies.proxy_learned:noise_column``
     measures how far retraining alone moves the figures, the yardstick for a real column's change."""
     return np.random.default_rng(len(page.texts) * 7919 + page.chars).random((len(page.texts), 1))
 

@@ -4,7 +4,7 @@
 Lines: every gold page of the shared cleaning sets, CleanEval's wrapper removed,
 tag-removed by webprune (the lines before any DOM cleaner, with their link density).
 A line is *content* when its words occur contiguously in the page's gold text, else
-*boilerplate* (as ``scripts/eval_pruning_lines.py``). Every score is a boilerplate
+*boilerplate* (as ``scripts/studies/eval_pruning_lines.py``). Every score is a boilerplate
 detector (higher = boilerplate), side by side in one run:
 
 * plain perplexity: general-English bigram and trigram (``--bigram``, ``--trigram``);
@@ -12,7 +12,7 @@ detector (higher = boilerplate), side by side in one run:
   (logistic regression) on a fixed 30% of the pages, as ``--prune-score adjusted``;
 * length alone and link density alone, for reference;
 * contrastive, same crawl: the model ``webprune lm train-crawl`` learned from the
-  pages of the line's own set (``scripts/contrastive_sets.py``: pages only, no gold);
+  pages of the line's own set (``scripts/studies/contrastive_sets.py``: pages only, no gold);
 * contrastive, other crawl: the mean score of the other sets' models;
 * contrastive + log tokens (+ link density), weights fitted on the same 30%.
 
@@ -22,11 +22,11 @@ links 0.5): does the score add evidence beyond the cleaner? Last, the X x Y matr
 models trained on set X scored on set Y.
 
 ``--compare NAME=MODEL ...`` instead scores every line with each named model (one model for
-all sets, e.g. the crawls of ``scripts/contrastive_duplicates.py``) and prints their AUCs on the
+all sets, e.g. the crawls of ``scripts/studies/contrastive_duplicates.py``) and prints their AUCs on the
 same 70% of pages, per set and overall; nothing else is scored.
 
-Usage: python scripts/eval_contrastive_lines.py [--bigram M2] [--trigram M3] [--models build/contrastive/models]
-       python scripts/eval_contrastive_lines.py --compare single=M1 x6=M2 ...
+Usage: python scripts/studies/eval_contrastive_lines.py [--bigram M2] [--trigram M3] [--models build/contrastive/models]
+       python scripts/studies/eval_contrastive_lines.py --compare single=M1 x6=M2 ...
 """
 from __future__ import annotations
 
@@ -137,11 +137,11 @@ def main() -> None:
     ap.add_argument("--bigram", default=str(ROOT / "build" / "models" / "general-2gram.bin"))
     ap.add_argument("--trigram", default=str(ROOT / "build" / "models" / "general-3gram.bin"))
     ap.add_argument("--models", type=Path, default=ROOT / "build" / "contrastive" / "models",
-                    help="one contrastive model per set: MODELS/<set> (scripts/contrastive_sets.py)")
+                    help="one contrastive model per set: MODELS/<set> (scripts/studies/contrastive_sets.py)")
     ap.add_argument("--sets", default=",".join(FORMATS))
     ap.add_argument("--crossfit", type=int, default=0,
                     help="K: also score each page with its set's model trained without the page's fold "
-                         "(scripts/contrastive_sets.py --folds K)")
+                         "(scripts/studies/contrastive_sets.py --folds K)")
     ap.add_argument("--fresh", action="store_true", help="collect the lines again (else build/contrastive/lines-*.npz)")
     ap.add_argument("--compare", nargs="+", default=None, metavar="NAME=MODEL",
                     help="only these models, each scoring every line (AUC per set and overall)")

@@ -7,8 +7,8 @@ four sets, the Common Crawl sample WARC and WET, ClueWeb09's Japanese sample and
 configuration's hash covers its shard bytes, the outcome counts, the counters (timings left out), the
 pruning report and the learned artefacts. The models are trained once into the work folder.
 
-    scripts/identity_check.py --save before.txt     # on the old code
-    scripts/identity_check.py --check before.txt    # after a change: exit 1 and the configurations that differ
+    scripts/tools/identity_check.py --save before.txt     # on the old code
+    scripts/tools/identity_check.py --check before.txt    # after a change: exit 1 and the configurations that differ
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 FEEDS = ROOT / "tests" / "fixtures" / "feeds"
 DANA, NOTES = "http://dana.example.org", "http://notes.example.net"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Can the learned cleaner's blocks be read off the raw markup with the SAME result as off lexbor's tree?
 
-    scripts/raw_tree_check.py [--sets cleaneval-dev,...,wcxb-dev] [--limit N] [--show N] [--no-hints]
+    scripts/studies/raw_tree_check.py [--sets cleaneval-dev,...,wcxb-dev] [--limit N] [--show N] [--no-hints]
 
 Issue 23's remaining lever is lexbor's parse and the ``<body>`` serialisation the learned scan reads. An earlier
 measurement (``raw_blocks_feasibility.py``) read the raw markup naively and found a different element structure on

@@ -3,7 +3,7 @@
 
 Training: the input pages of every shared cleaning set, packed 4 times into 4 files
 ``OUT/warc/all-copy<k>.warc.gz`` (copy k on hosts ``ck.<host>``: each copy is a site of
-its own, so the repetition rule sees what it sees on one copy; ``scripts/contrastive_sets.py``;
+its own, so the repetition rule sees what it sees on one copy; ``scripts/studies/contrastive_sets.py``;
 one file is one work unit), and ``webprune lm train-crawl --sample-docs 10000 --dedup off``
 (the copies are exact duplicates of each other's text: deduplicated, the model would learn
 from a quarter of the pages; ``--dedup near`` measures that instead) on it in a child process under
@@ -18,7 +18,7 @@ interleaved runs: plain perplexity (normalise + KenLM, ``PerplexityPrune.decisio
 and contrastive batched per document (``ContrastivePrune.score_sentences``, the
 pruner's path).
 
-Usage: python scripts/bench_contrastive.py [--model build/contrastive/models/dragnet] [--local | --workers N]
+Usage: python scripts/bench/bench_contrastive.py [--model build/contrastive/models/dragnet] [--local | --workers N]
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from webprune.benchdata import ROOT
 
 
 def bench_training(out: Path, pages: int, extra: list[str]) -> dict:
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "contrastive_sets.py"), "--out", str(out), "--copies", "4"],
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "studies" / "contrastive_sets.py"), "--out", str(out), "--copies", "4"],
                    check=True, stdout=subprocess.DEVNULL)
     model = out / "models-bench" / f"all-{pages}"
     cmd = ["nice", "-n", "10", sys.executable, "-m", "webprune.cli", "lm", "train-crawl",

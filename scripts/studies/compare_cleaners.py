@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Per set, one tool of a ``webprune eval-cleaning --json`` run against the best peer of that run, per page.
 
-    scripts/compare_cleaners.py build/bench/cleaning.json --tool 'webprune/learned+hints+links'
+    scripts/studies/compare_cleaners.py build/bench/cleaning.json --tool 'webprune/learned+hints+links'
 
 For each set: the peer with the highest macro word F1 (``--peers``), the tool's mean F1 difference to it
 (x100; the benchmark's figure) with a 95% percentile bootstrap interval over the set's pages (scipy's

@@ -12,9 +12,9 @@ URLs as ``pack_cleaning_pages``, so a copy sits on the same host, as a re-crawl 
 Each crawl gets ``webprune lm train-crawl --sample-docs 0 --local`` (one model for all five sets, trigram,
 default labelling) under ``nice``; ``--dedup off`` models show what duplicates did before. ``--old-checkout
 DIR`` also trains the single crawl with the code of DIR (its own .venv): the model files before this change.
-Score them all on the same gold lines: ``scripts/eval_contrastive_lines.py --compare NAME=MODEL ...``.
+Score them all on the same gold lines: ``scripts/studies/eval_contrastive_lines.py --compare NAME=MODEL ...``.
 
-Usage: python scripts/contrastive_duplicates.py [--out build/contrastive/dups] [--runs single,x6,mixed,mixed-nodedup]
+Usage: python scripts/studies/contrastive_duplicates.py [--out build/contrastive/dups] [--runs single,x6,mixed,mixed-nodedup]
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""What ``scripts/proxy_learned.py`` tried and webprune did not keep (docs/cleaning.md, issue 22), here so the
+"""What ``scripts/studies/proxy_learned.py`` tried and webprune did not keep (docs/cleaning.md, issue 22), here so the
 figures can be run again: the margins smoothed by their context (``smooth``), a second model on that context
 (``stack``), small islands of kept blocks dropped (``islands``) and two groups of columns
-(``columns scripts.proxy_tries:grid_position ...``)."""
+(``columns scripts.studies.proxy_tries:grid_position ...``)."""
 from __future__ import annotations
 
 import re
@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-import scripts.train_learned as TL
+import scripts.tools.train_learned as TL
 
 from preprocess.cleaners.learned.blocks import TAG_INDEX
 from preprocess.cleaners.learned.features import signature_ids
@@ -172,7 +172,7 @@ def itemprop_cache(out: str, sets: list[str] | None = None) -> None:
     """The training cache read again with schema.org microdata names (``itemprop``) beside class/id in every
     element's names, on the Python path (the compiled scans read class/id only); then
     ``proxy_learned.py columns none --cache OUT`` and ``report --cache OUT``: the itemprop try (docs/cleaning.md).
-    Run as ``python -c "import scripts.proxy_tries as t; t.itemprop_cache('build/learned/cache-itemprop.pkl')"``."""
+    Run as ``python -c "import scripts.studies.proxy_tries as t; t.itemprop_cache('build/learned/cache-itemprop.pkl')"``."""
     import pickle
 
     import preprocess.cleaners.learned.blocks as blocks

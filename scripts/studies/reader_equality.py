@@ -7,9 +7,9 @@ of ``preprocess`` is shared. ``--hostile`` also runs the byte-by-byte hostile-in
 comparing the old and the new one on each archive they build; ``--fuzz N`` compares them on N archives of
 mutated records (odd heads, a changed byte anywhere in the packed file, a cut file).
 
-    scripts/reader_equality.py --old 7562763                 # shared WARCs (and the bench WARCs)
-    scripts/reader_equality.py --old 7562763 --hostile       # and the hostile-input tests' archives
-    scripts/reader_equality.py --old 7562763 --fuzz 3000     # and mutated archives
+    scripts/studies/reader_equality.py --old 7562763                 # shared WARCs (and the bench WARCs)
+    scripts/studies/reader_equality.py --old 7562763 --hostile       # and the hostile-input tests' archives
+    scripts/studies/reader_equality.py --old 7562763 --fuzz 3000     # and mutated archives
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import sys
 import types
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 MODULES = ("gzip_members", "http", "digest", "framing", "stream", "framer", "archive")
 

@@ -1,6 +1,6 @@
 """Benchmark sentence segmenters for webprune's per-line sentence scoring.
 
-Run:  .venv/bin/python scripts/bench_segmenters.py [--files 600]
+Run:  .venv/bin/python scripts/bench/bench_segmenters.py [--files 600]
 
 Candidates: blingfire, sentencex, nupunkt, pysbd, syntok and a regex baseline.
 Segmentation is applied PER LINE of resiliparse's extract_plain_text output

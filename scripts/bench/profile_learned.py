@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Where the learned cleaner's time goes: CPU ms per page for each stage, on real gold-set pages.
 
-    scripts/profile_learned.py [--sets dragnet,l3s-gn1] [--pages 200] [--model FILE]
+    scripts/bench/profile_learned.py [--sets dragnet,l3s-gn1] [--pages 200] [--model FILE]
 
 Stages: decode + parse (webprune's own steps), ``split_body`` (one serialisation
 of ``<body>``, noise out, blocks), ``page_features``, the model, and, for

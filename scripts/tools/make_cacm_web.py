@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Build CACM inside real web-page boilerplate (webprune/cacm_web.py) as a WARC.
 
-Usage: scripts/make_cacm_web.py [--output build/cacm-web/cacm-web.warc.gz] [--templates 400]
+Usage: scripts/tools/make_cacm_web.py [--output build/cacm-web/cacm-web.warc.gz] [--templates 400]
 """
 import argparse
 

@@ -2,7 +2,7 @@
 """CPU milliseconds per page for every step of webprune's pipeline, and pyplexity's tag remover on the same pages.
 
 Input: the 2,871 real pages of ../shared/data/cleaning/*/input, packed into one gzipped WARC
-(scripts/pack_cleaning_warc.py). Two configurations, built only through the public API
+(scripts/tools/pack_cleaning_warc.py). Two configurations, built only through the public API
 (``CleanOptions``, ``Pipeline(opts).steps``, each step's ``.name`` and ``.run(docs)``):
 
   tags   webprune preprocess --cleaner tags
@@ -29,7 +29,7 @@ time for the same WARC (not product code).
                     or read / to_json / write) in one extra pass and print its top functions.
   --configs tags    one configuration only; --no-peer skips pyplexity.
 
-Usage: .venv/bin/python scripts/profile_steps.py [--model build/models/general-2gram.bin] [--repeat 3]
+Usage: .venv/bin/python scripts/bench/profile_steps.py [--model build/models/general-2gram.bin] [--repeat 3]
        (run it with `nice -n 10` on a shared machine; ~4 minutes for 3 repeats)
 """
 from __future__ import annotations

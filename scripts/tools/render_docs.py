@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """Generate the results tables of README.md and docs/*.md from committed result files, in place.
 
-    python scripts/render_docs.py            # rewrite every generated table
-    python scripts/render_docs.py --check    # exit 1, naming each table that differs (tests/test_docs.py runs it)
-    python scripts/render_docs.py --import-cleaning build/bench/cleaning.json NAME
+    python scripts/tools/render_docs.py            # rewrite every generated table
+    python scripts/tools/render_docs.py --check    # exit 1, naming each table that differs (tests/test_docs.py runs it)
+    python scripts/tools/render_docs.py --import-cleaning build/bench/cleaning.json NAME
                                              # keep an `eval-cleaning --json` run as results/cleaning/NAME.json
 
 A generated table sits between two markers; everything between them is replaced:
@@ -17,7 +17,7 @@ Kinds (the first word): ``cleaning NAME`` -- word F1 (docs/s per core) per gold 
 over the best peer; ``cleaning-command NAME`` -- the ``eval-cleaning`` command of that run; ``expect CONFIG`` -- the expected values and tolerance of every variant of
 ``configs/CONFIG.toml`` (what ``webprune run --check`` compares); ``configs`` -- every config, its
 variants and how many carry ``expect``; ``multihost NAME`` -- fault x seed on a multi-host cluster from
-``results/cluster/NAME.json`` (``scripts/multihost.py --json``). As Anserini's regression pages come from YAML, a number in a
+``results/cluster/NAME.json`` (``scripts/bench/multihost.py --json``). As Anserini's regression pages come from YAML, a number in a
 generated table cannot drift from its result file. Tables without a result file are copied by hand and
 listed as such in docs/benchmarks.md.
 """
@@ -30,7 +30,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 MARKER = re.compile(r"(<!-- table:(?P<spec>[^\n]*?) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
@@ -160,7 +160,7 @@ def configs_table() -> str:
 
 # -- faults on a multi-host cluster ----------------------------------------------------------------------------
 def multihost_table(name: str) -> str:
-    """Fault x seed of ``results/cluster/NAME.json`` (``scripts/multihost.py --json``), then its command."""
+    """Fault x seed of ``results/cluster/NAME.json`` (``scripts/bench/multihost.py --json``), then its command."""
     sys.path.insert(0, str(ROOT))
     from tests.multihost import table
 
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         if a.check:
             for spec in stale(path.read_text(encoding="utf-8")):
                 print(f"{path.relative_to(ROOT)}: table '{spec}' differs from its result file: "
-                      f"run python scripts/render_docs.py", file=sys.stderr)
+                      f"run python scripts/tools/render_docs.py", file=sys.stderr)
                 bad += 1
         else:
             text = path.read_text(encoding="utf-8")

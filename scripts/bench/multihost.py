@@ -2,8 +2,8 @@
 """Faults on a multi-host Ray cluster of network namespaces (tests/multihost.py), seed by seed: the table of
 docs/cluster.md. Needs root and iproute2; takes about a minute a fault and seed.
 
-    python scripts/multihost.py --seeds 3 --json results/cluster/multihost.json
-    python scripts/multihost.py --kinds cut --ray-defaults      # Ray's own health checks and keepalive
+    python scripts/bench/multihost.py --seeds 3 --json results/cluster/multihost.json
+    python scripts/bench/multihost.py --kinds cut --ray-defaults      # Ray's own health checks and keepalive
 
 Prints fault x seed -> finished / refused, identical shards and counts, time lost against the uninterrupted run;
 exit 1 when a run was not as expected (tests/test_multihost.py asserts the same).
@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.multihost import (ARGS, FAULTS, FILES, PAGES, RAY_SETTINGS, SLOW_S, Cluster, Study,  # noqa: E402
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(json.dumps({
-            "command": "python scripts/multihost.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "command": "python scripts/bench/multihost.py " + " ".join(argv if argv is not None else sys.argv[1:]),
             "workers": a.workers, "ray_settings": settings or "Ray's defaults", "args": ARGS,
             "workload": {"files": FILES, "pages": PAGES, "seconds_a_page": float(SLOW_S)},
             "uninterrupted_s": round(study.reference.wall_s, 1), "fault_window_s": study.window,

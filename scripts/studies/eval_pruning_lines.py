@@ -18,7 +18,7 @@ Steps (each adds one thing to the one before):
   6. + DOM evidence: the line's link density (share of characters inside <a>)
 Then the share of content/boilerplate lines and bytes that plain bigram perplexity pruning
 keeps at the paper's thresholds (1K..14K), and the pruner's own sentence-level keep rates.
-Usage: .venv/bin/python scripts/eval_pruning_lines.py --bigram M2 --trigram M3
+Usage: .venv/bin/python scripts/studies/eval_pruning_lines.py --bigram M2 --trigram M3
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@
    WET ``conversion`` records (text only, no HTML left) and pruned without a DOM.
 Reported: P@5, P@10, AP, nDCG@10 and the index size of each variant.
 
-Usage: python scripts/eval_contrastive_cacm.py [--out build/contrastive/cacm] [--workers 2]
+Usage: python scripts/studies/eval_contrastive_cacm.py [--out build/contrastive/cacm] [--workers 2]
 """
 from __future__ import annotations
 

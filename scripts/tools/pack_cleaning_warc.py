@@ -3,7 +3,7 @@
 
 Each page becomes a response record with WARC-TREC-ID "<set>/<stem>" (copies: "#N") and, for CleanEval
 pages, the original URL from their <text id=...> wrapper line.
-Usage: scripts/pack_cleaning_warc.py [--output build/bench] [--files 1] [--copies 1]
+Usage: scripts/tools/pack_cleaning_warc.py [--output build/bench] [--files 1] [--copies 1]
 """
 import argparse
 

@@ -10,7 +10,7 @@ slowest pages with what was done to them. Last, the stages after preprocess, per
 indexed (`webprune index`) and searched (`webprune search`, QLD, k=1000, common words as topics), and it prints
 documents written, documents indexed, ids outside the id rule, and the run file's ids: how many, and how many
 of them preprocess never wrote (0: every id a run file names is a written document).
-Usage: .venv/bin/python scripts/bench_fuzz.py [--records 10000] [--files 21] [--scale 1.0]
+Usage: .venv/bin/python scripts/bench/bench_fuzz.py [--records 10000] [--files 21] [--scale 1.0]
        [--cleaners tags,density,...] [--model build/models/general-2gram.bin] [--out build/fuzz]
 """
 import argparse

@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """Train the block model of ``--cleaner learned`` on the shared gold standards.
 
-    scripts/train_learned.py --loso build/learned/loso      # held-out models: {set}.json, wcxb-dev-f{k}.json
-    scripts/train_learned.py --all preprocess/cleaners/learned/model.json   # the shipped model: every set
+    scripts/tools/train_learned.py --loso build/learned/loso      # held-out models: {set}.json, wcxb-dev-f{k}.json
+    scripts/tools/train_learned.py --all preprocess/cleaners/learned/model.json   # the shipped model: every set
 
 Pages: ``../shared/data/cleaning/<set>`` with gold text (the five article sets and
 WCXB's development split, ``wcxb-dev``); CleanEval's ``<text>`` wrapper removed as
@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: 2 threads on a shared 2-core machine ran 5x slower
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from eval.cleaning.gold import SETS, gold_pages
 from eval.cleaning.harness import strip_wrapper
 from eval.cleaning.score import tokens
@@ -55,7 +55,7 @@ from preprocess.core.document import Document
 from preprocess.filters.hints import HintFilter
 from preprocess.config.options import CleanOptions
 from preprocess.run.pipeline import build_steps, run_steps
-from scripts.learned_trees import THRESHOLD, bag, export
+from scripts.tools.learned_trees import THRESHOLD, bag, export
 from webprune.benchdata import shared_data
 
 MAX_BLOCKS = 80  # rows per training page: a uniform sample, weights scaled up (keeps the fit to minutes)

@@ -3,11 +3,11 @@
 
 Each gold page of the shared cleaning sets is cleaned with ``--cleaning`` and pruned
 with the model of its set trained WITHOUT the page's fold
-(``scripts/contrastive_sets.py --folds K``: ``build/contrastive/models-folds/<set>-<k>ofK``),
+(``scripts/studies/contrastive_sets.py --folds K``: ``build/contrastive/models-folds/<set>-<k>ofK``),
 at each threshold of ``--thresholds``; word F1 (macro mean per set, x100) as
 ``webprune eval-cleaning`` scores it (title line + text, CleanEval wrapper removed).
 
-Usage: python scripts/eval_contrastive_unseen.py [--cleaning tags+hints+links] [--thresholds 1,3] [--folds 2]
+Usage: python scripts/studies/eval_contrastive_unseen.py [--cleaning tags+hints+links] [--thresholds 1,3] [--folds 2]
 """
 from __future__ import annotations
 
