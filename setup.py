@@ -8,9 +8,15 @@ builds it again after that script).
 Optional: when they cannot be built, webprune runs the Python code they mirror, with the same output, slower.
 Everything else about the package is in pyproject.toml.
 """
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
+
+if sys.version_info[:2] != (3, 11):  # pip's own refusal would say only "requires a different Python"
+    sys.exit(f"webprune runs on Python 3.11 only, not {sys.version_info[0]}.{sys.version_info[1]}: it is built on "
+             "Pyserini 1.6.0 (Anserini 1.7.1), the newest Pyserini for 3.11 (Pyserini 2.x needs Python >= 3.12 and is "
+             "not tested with webprune); install Python 3.11 and run PYTHON=/path/to/python3.11 bash scripts/setup.sh")
 
 
 def kenlm_pair() -> list[Extension]:

@@ -25,9 +25,21 @@ def java_binary() -> Path:
     return java_home() / "bin" / "java"
 
 
+NO_PYSERINI = ("Pyserini is not installed: webprune uses its Anserini jar and JVM bridge; run "
+               "`pip install --no-deps pyserini==1.6.0` in this environment (or bash scripts/setup.sh)")
+
+
+def _pyserini():
+    try:
+        import pyserini
+    except ImportError:
+        raise RuntimeError(NO_PYSERINI) from None
+    return pyserini
+
+
 def anserini_jar() -> Path:
     """The Anserini fat jar that ships inside the Pyserini wheel."""
-    import pyserini
+    pyserini = _pyserini()
 
     jars = glob.glob(os.path.join(os.path.dirname(pyserini.__file__), "resources", "jars", "anserini-*-fatjar.jar"))
     if not jars:
@@ -59,6 +71,7 @@ def configure_java() -> None:
 def autoclass(name: str):
     """A Java class through Pyserini's classpath set-up (fast: no torch import)."""
     configure_java()
+    _pyserini()
     from pyserini.pyclass import autoclass as _autoclass
 
     return _autoclass(name)

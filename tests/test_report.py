@@ -2,11 +2,13 @@
 and the report itself -- built from a synthetic experiment, rendered by chromium, and once on CACM."""
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 import pytrec_eval
@@ -216,16 +218,66 @@ def test_report_holds_every_table_and_plot_and_chromium_renders_them(tmp_path):
                                                    for p in PLOTS)
     html = (tmp_path / "report.html").read_text()
     assert html.count("<table>") == md.count("\n|---") and html.count('src="data:image/png;base64,') == 4
-    chromium = shutil.which("chromium")
-    if not chromium:
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                          (tmp_path / "report.html").as_uri()], capture_output=True, text=True, timeout=60).stdout
-    assert dom.count("<table>") == html.count("<table>") >= 6 and dom.count("<img") == 4
-    shot = tmp_path / "shot.png"
-    subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", f"--screenshot={shot}",
-                    "--window-size=1400,3000", (tmp_path / "report.html").as_uri()], capture_output=True, timeout=60)
-    assert shot.stat().st_size > 50_000
+    assert browser_problems(tmp_path / "report.html", tables=html.count("<table>"), images=4) == []
+
+
+# a copy of the report gets this, so that the DOM chromium dumps says what the browser made of the page
+PROBE = """<script>window.addEventListener("load", () => {
+  const broken = [...document.images].filter(i => !i.complete || i.naturalWidth === 0).length;
+  document.body.setAttribute("data-broken-images", String(broken));
+  document.body.setAttribute("data-text-chars", String(document.body.innerText.trim().length));
+});</script>"""
+
+
+def chromium() -> str:
+    found = shutil.which("chromium")
+    assert found, "Debian's chromium is not installed: bash scripts/setup.sh --test installs it (apt-get install chromium)"
+    return found
+
+
+def browser_problems(html: Path, tables: int, images: int) -> list[str]:
+    """What a real browser (headless chromium) finds wrong with a report page: tables or images missing, an
+    image that does not decode, a page without readable text, a screenshot that is blank."""
+    probe = html.with_name(html.stem + "-probe.html")
+    probe.write_text(html.read_text().replace("</body>", PROBE + "</body>"))
+    flags = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
+             "--disable-background-networking", "--disable-component-update", f"--user-data-dir={html.parent / '.chrome'}",
+             "--virtual-time-budget=5000"]
+    dom = subprocess.run([*flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=90).stdout
+    problems = []
+    if dom.count("<table>") != tables:
+        problems.append(f"{dom.count('<table>')} tables rendered, {tables} in the page")
+    if dom.count("<img") != images:
+        problems.append(f"{dom.count('<img')} images rendered, {images} expected")
+    broken = re.search(r'data-broken-images="(\d+)"', dom)
+    if broken is None or broken.group(1) != "0":
+        problems.append(f"{broken.group(1) if broken else 'unknown'} image(s) do not decode")
+    chars = re.search(r'data-text-chars="(\d+)"', dom)
+    if chars is None or int(chars.group(1)) < 2000:
+        problems.append(f"the page shows {chars.group(1) if chars else 'no'} characters of text")
+    for section in ("Effectiveness", "Efficiency", "CO₂"):
+        if section not in dom:
+            problems.append(f"no {section} section")
+    shot = html.with_name("shot.png")
+    subprocess.run([*flags, f"--screenshot={shot}", "--window-size=1400,3000", html.as_uri()], capture_output=True,
+                   timeout=90)
+    if not shot.exists() or shot.stat().st_size < 50_000:
+        problems.append("the screenshot is blank or missing")
+    return problems
+
+
+def test_the_browser_check_fails_on_a_report_with_a_broken_or_missing_plot(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(BASE + '[co2]\ntdp = 65\n[report]\nmetric = "AP"\n')
+    write_report(load_config(cfg), tmp_path, _summary(tmp_path))
+    html = (tmp_path / "report.html").read_text()
+    tables = html.count("<table>")
+    start = html.index('src="data:image/png;base64,') + len('src="data:image/png;base64,')
+    (tmp_path / "broken.html").write_text(html[:start] + "bm90IGEgcG5n" + html[html.index('"', start):])  # "not a png"
+    assert "1 image(s) do not decode" in browser_problems(tmp_path / "broken.html", tables, 4)
+    img = html.index("<img")
+    (tmp_path / "missing.html").write_text(html[:img] + html[html.index(">", img) + 1:])
+    assert "3 images rendered, 4 expected" in browser_problems(tmp_path / "missing.html", tables, 4)
 
 
 @pytest.mark.slow

@@ -118,8 +118,9 @@ def _variant(data, i: int, models: dict) -> Variant:
     if "model" in extra and extra["model"] not in models:
         raise ValueError(f"{where}: model {extra['model']!r} is not defined; add a [models.{extra['model']}] "
                          f"section{' (defined: ' + ', '.join(models) + ')' if models else ''}")
-    if "model" in extra:  # the path is known once the model is trained; its presence is what check() needs
-        clean["prune_model"] = "<" + extra["model"] + ">"
+    if "model" in extra:  # the path is known once the model is trained; its presence (and kind) is what check() needs
+        kind = "contrastive:" if models[extra["model"]].crawl is not None else ""
+        clean["prune_model"] = f"<{kind}{extra['model']}>"
     opts = options.from_mapping(clean, where)
     metrics = list(extra.get("expect", {}))
     if metrics:
@@ -135,7 +136,7 @@ def parse_config(data: dict, base: Path, default_name: str) -> Experiment:
         if key not in data:
             raise ValueError(f"config: the [{key}] section is missing; see configs/cacm.toml for one")
     models = {n: section(Model, m, f"[models.{n}]") for n, m in section_dict(data.get("models", {}))}
-    variants_data = data.get("variants") or [{"name": "tags", "cleaner": "tags"}]
+    variants_data = data.get("variants") or [{"name": "learned", "cleaner": "learned"}]  # the recommended pipeline
     if not isinstance(variants_data, list):
         raise ValueError("config: variants must be [[variants]] tables")
     variants = [_variant(v, i, models) for i, v in enumerate(variants_data)]

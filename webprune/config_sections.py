@@ -109,11 +109,21 @@ class Cleaning:
 
 @dataclass(frozen=True)
 class Model:
-    corpus: list[str] = field(metadata={"help": "a list of training text files"})
-    output: str = field(metadata={"help": "the model file to write"})
-    order: int = 2
+    """A model an experiment trains when it is missing: a KenLM perplexity model from text (``corpus``, as
+    ``webprune lm train``) or a contrastive model learned from crawl inputs (``crawl``, as ``webprune lm
+    train-crawl``)."""
+
+    output: str = field(metadata={"help": "the model to write (a file from a corpus, a folder from a crawl)"})
+    corpus: list[str] | None = None   # training text files
+    crawl: list[str] | None = None    # crawl inputs (WARC/ARC/WET/tar/HTML) to learn a contrastive model from
+    order: int | None = None          # n-gram order (default: 2 from a corpus, 3 from a crawl)
     prune: list[int] | None = None
     discount_fallback: bool = False
+
+    def __post_init__(self):
+        if (self.corpus is None) == (self.crawl is None):
+            raise ValueError("a [models.NAME] needs one of corpus = [text files] (a KenLM model) or crawl = "
+                             "[inputs] (a contrastive model learned from them)")
 
 
 def check_search(s: Search, base: Path) -> None:

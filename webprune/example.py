@@ -1,8 +1,8 @@
 """The built-in example: 13 hand-written pages (webprune/example/) packed into a WARC, 6 topics, qrels.
 
 ``webprune example`` packs the pages into ``build/example/example.warc.gz`` and
-replays ``configs/example.toml``: tag removal (the baseline) against DOM cleaning and toy-LM
-pruning, with the report (``report.md``, ``report.html``) in the output folder. Page ``ex-13``'s
+replays ``configs/example.toml``: tag removal (the baseline) against the learned cleaner, alone and
+with pruning by a contrastive model learned from the example's own crawl, with the report (``report.md``, ``report.html``) in the output folder. Page ``ex-13``'s
 sidebar of bicycle-chain links puts it first for "bicycle chain lubrication" under tag removal.
 """
 from __future__ import annotations

@@ -65,14 +65,23 @@ class Step:
 
 
 def ensure_model(exp: Experiment, name: str) -> Path:
-    """Train the model ``[models.NAME]`` unless its output file exists."""
+    """Train the model ``[models.NAME]``: a KenLM model from its corpus unless its file exists; a contrastive
+    model from its crawl inputs (``lm train-crawl``, which keeps a model of the same inputs and options)."""
     spec = exp.models[name]
     out = exp.path(spec.output)
-    if not out.exists():
+    if spec.crawl is not None:
+        from preprocess.driver.train_crawl import train_crawl
+        from preprocess.train_crawl.options import CrawlOptions
+
+        log.info("learning the contrastive model %r from %s -> %s", name, ", ".join(spec.crawl), out)
+        run = exp.preprocess
+        train_crawl([str(exp.path(c)) for c in spec.crawl], str(out), CrawlOptions(order=spec.order or 3),
+                    workers=run.workers, address=run.address, executor=run.executor)
+    elif not out.exists():
         from preprocess.lm.train import train
 
         log.info("training model %r -> %s", name, out)
-        train([str(exp.path(c)) for c in spec.corpus], out, order=spec.order, prune=spec.prune,
+        train([str(exp.path(c)) for c in spec.corpus], out, order=spec.order or 2, prune=spec.prune,
               discount_fallback=spec.discount_fallback)
     return out
 

@@ -35,7 +35,10 @@ def _cleaner_names() -> tuple[str, ...]:
     return registry.cleaner_names()
 
 
-_FIRST = {"cleaner": option("tags", "DOM cleaner (tag removal always writes the text); which for which crawl: docs/cleaning.md",
+_FIRST = {"cleaner": option("learned", "DOM cleaner, by crawl -- learned: mixed crawls (ClueWeb, Common Crawl), the "
+                                       "recommended one; learned --drop-hinted --max-link-density 0.5: news and "
+                                       "article crawls; tags: the paper's baseline, tag removal alone, the fastest; "
+                                       "density, blog, sitediff, feeds: the seed methods (docs/cleaning.md)",
                             type=str, choices=_cleaner_names)}
 _LAST = {
     "max_bytes": option(DEFAULT_MAX_BYTES, "skip payloads larger than this many bytes (too_large)", type=int,

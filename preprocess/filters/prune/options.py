@@ -10,11 +10,14 @@ from pathlib import Path
 
 from preprocess.config.registry import PRUNE_SCORES as SCORES  # noqa: F401 (declared with the parameter)
 
+PENDING_CONTRASTIVE = "<contrastive:"  # a config's contrastive model before it is trained: ``<contrastive:NAME>``
+
+
 def is_contrastive(opts) -> bool:
-    """Whether ``opts.prune_model`` is a contrastive model (a directory with a card)."""
+    """Whether ``opts.prune_model`` is a contrastive model (a directory with a card, or one a config will learn)."""
     from preprocess.lm.contrastive import is_contrastive as model_is_contrastive
 
-    return model_is_contrastive(opts.prune_model)
+    return str(opts.prune_model).startswith(PENDING_CONTRASTIVE) or model_is_contrastive(opts.prune_model)
 
 
 def line_features(opts) -> bool:
