@@ -67,8 +67,8 @@ def test_readme_is_short_and_starts_with_the_two_commands():
     lines = (ROOT / "README.md").read_text(encoding="utf-8").split("\n")
     assert len(lines) <= 300
     assert lines[:10] == ["# webprune", "", "```bash", "bash scripts/setup.sh && .venv/bin/webprune example", "```",
-                          "", "```bash", "bash scripts/setup.sh && .venv/bin/python -m pytest -q", "```", ""]
-    assert "bash scripts/setup.sh && .venv/bin/python -m pytest -q" in (ROOT / ".ci" / "run").read_text()
+                          "", "```bash", "bash scripts/setup.sh --test && .venv/bin/python -m pytest -q", "```", ""]
+    assert "bash scripts/setup.sh --test && .venv/bin/python -m pytest -q" in (ROOT / ".ci" / "run").read_text()
 
 
 def _anchors(page) -> set[str]:
