@@ -25,17 +25,14 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import json
 import re
 import sys
-import time
 from pathlib import Path
 
 from eval.cleaning.gold import SETS, gold_pages, shared_root
-from eval.cleaning.harness import (WP_PREFIX, calibrate_prune, score_tool, scoring_params, scoring_settings,
-                                  tool_options)
-from eval.report.cleaning_tables import _fmt_rate, _versions, aggregate, by_type, report, type_report
-from preprocess.folder.owned import check_outputs, claim_outputs, write_output
+from eval.cleaning.harness import WP_PREFIX, scoring_params, scoring_settings
+from eval.cleaning.runs import prepare, run_tools, tables, write_json
+from preprocess.folder.owned import check_outputs
 
 PEER_MODULES = {"trafilatura": "trafilatura", "resiliparse": "resiliparse", "justext": "justext",
                 "boilerpy3": "boilerpy3", "readability": "readability"}
@@ -138,47 +135,17 @@ def main(argv: list[str] | None = None) -> int:
     for s in sets:
         ps = gold_pages(args.shared, [s])
         pages += ps[: args.limit] if args.limit else ps
-    settings["splits"] = sorted({p.split for p in pages})  # {set} in a model path: a set, or a WCXB fold
-    for t in tools:
-        if t.startswith(WP_PREFIX):
-            try:
-                for s in settings["splits"]:  # model files too: a mistyped {set} path is refused, not scored as 0
-                    tool_options(t, settings, s).check_files()
-            except ValueError as exc:
-                ap.error(str(exc))
-    t0 = time.perf_counter()
-    golds = [p.gold_text() for p in pages]
-    print(f"{len(pages)} pages in {len(sets)} sets, gold read in {time.perf_counter() - t0:.1f} s; "
-          f"tools: {', '.join(tools)}; jobs={args.jobs}", file=sys.stderr)
-
-    settings["thresholds"] = calibrate_prune(tools, pages, settings)
-    per_page: list[dict] = []
-    summary: dict[str, dict] = {}
-    types: dict[str, dict] = {}
-    for tool in tools:
-        w0 = time.perf_counter()
-        rows = score_tool(tool, pages, golds, args.jobs, args.timeout, args.keep_wrapper, settings)
-        per_page += rows
-        summary[tool] = {s: aggregate([r for r in rows if r["set"] == s]) for s in sets}
-        types[tool] = by_type(rows)
-        allagg = aggregate(rows)
-        print(f"{tool}: {len(rows)} pages, {allagg['cpu_s']:.1f} CPU s ({_fmt_rate(allagg['docs_per_s'])} docs/s), "
-              f"wall {time.perf_counter() - w0:.0f} s, errors {allagg['errors']}, timeouts {allagg['timeouts']}, "
-              f"macro F1 {allagg['f1']:.1f}", file=sys.stderr, flush=True)
-
-    print(report(summary, sets, tools))
-    if any(types[t] for t in tools):
-        print("\n" + type_report(types, tools))
+    try:
+        prepare(tools, pages, settings)
+    except ValueError as exc:
+        ap.error(str(exc))
+    result = run_tools(tools, pages, sets, settings, args.jobs, args.timeout, args.keep_wrapper)
+    print(tables(result, sets, tools))
     if args.json:
-        claim_outputs([args.json])
-        doc = {"options": {"sets": sets, "limit": args.limit, "tools": tools, "jobs": args.jobs,
-                           "timeout": args.timeout, "keep_wrapper": args.keep_wrapper, "shared": str(args.shared),
-                           "settings": settings},
-               "versions": _versions(tools), "summary": summary, "page_types": types, "pages": per_page}
-        write_output(str(args.json), json.dumps(doc, indent=1))
-        print(f"wrote {args.json}", file=sys.stderr)
+        write_json(args.json, {"sets": sets, "limit": args.limit, "tools": tools, "jobs": args.jobs,
+                               "timeout": args.timeout, "keep_wrapper": args.keep_wrapper, "shared": str(args.shared),
+                               "settings": settings}, result, tools)
     return 0
-
 
 
 if __name__ == "__main__":
