@@ -2,6 +2,7 @@
 
     webprune eval-cleaning [--sets cleaneval-final,dragnet] [--limit 50] [--jobs 1|2] [--json OUT]
         [--tools tags,webprune/density+hints+links(0.5)+prune(adjusted,p=25),readability,peers,...]
+    webprune eval-cleaning --check FILE | --write-check FILE [--jobs 2]
 
 Tools: ``webprune/<spec>`` for any cleaning spec (``preprocess.config.spec``: a cleaner,
 then ``+hints``, ``+links(X)``, ``+kitten``/``+nokitten``, ``+prune(...)``), a bare
@@ -20,6 +21,10 @@ exact word LCS, the CleanEval score and WCXB's bag-of-words P/R/F1
 (``eval/cleaning/score.py``), macro mean per set, x100. Prints one table per set, a
 summary (cell = "F1 (docs/s/core)", best per set in bold, last row the best peer)
 and, for ``wcxb-dev``, tables per page type; ``--json`` adds per-page scores.
+
+``--check FILE`` runs the tools and pages a check file names (``configs/cleaning/check.toml``) and compares
+each set's figures with its expected values, an OK or FAIL line each (exit 1 on a FAIL); ``--write-check FILE``
+writes a run's figures into it (``eval/cleaning/check.py``).
 """
 from __future__ import annotations
 
@@ -68,15 +73,15 @@ def main(argv: list[str] | None = None) -> int:
     from eval.cleaning.peers import PEERS
     from preprocess.config import options
     from preprocess.config.options import CleanOptions
-    from preprocess.config.params import check_values, given
+    from preprocess.config.params import check_values, flag, given
     from preprocess.config.registry import CLEANERS
     from webprune.cli_args import Parser, at_least, path
 
     ap = Parser(prog="webprune eval-cleaning", description=__doc__.split("\n\n")[0],
                                  epilog="Tool ids, the +steps and what is scored: see eval/cleaning_bench.py.")
-    ap.add_argument("--sets", default=",".join(SETS), help=f"comma list (default: {','.join(SETS)})")
+    ap.add_argument("--sets", default=None, help=f"comma list (default: {','.join(SETS)})")
     ap.add_argument("--limit", type=at_least(1), default=None, help="first N pages per set (quick runs)")
-    ap.add_argument("--cleaners", "--cleaner", default=",".join(CLEANERS),
+    ap.add_argument("--cleaners", "--cleaner", default=None,
                     help=f"webprune cleaners, comma list (default: all of CLEANERS = {','.join(CLEANERS)})")
     ap.add_argument("--tools", default=None,
                     help="comma list of tools, e.g. density,webprune/density+links,readability "
@@ -94,6 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=lambda t: Path(path(t)), default=shared_root(),
                     help="shared data folder (default: $WEBPRUNE_SHARED, else ../shared/data)")
     ap.add_argument("--json", type=lambda t: Path(path(t)), default=None, help="write aggregates and per-page scores here")
+    checking = ap.add_mutually_exclusive_group()
+    checking.add_argument("--check", metavar="FILE", type=lambda t: Path(path(t)), default=None,
+                          help="run the tools and pages FILE names (configs/cleaning/check.toml) and compare with its "
+                               "expected values: an OK or FAIL line each, exit 1 on a FAIL (eval/cleaning/check.py)")
+    checking.add_argument("--write-check", metavar="FILE", type=lambda t: Path(path(t)), default=None,
+                          help="run what FILE names and write the figures into it as its expected values")
     args = ap.parse_args(argv)
     try:  # the filters' flags, checked as the declarations say (finite numbers, choices) before any page
         check_values(dataclasses.replace(CleanOptions(), **given(args, CleanOptions)))
@@ -105,11 +116,19 @@ def main(argv: list[str] | None = None) -> int:
         check_outputs([args.json] if args.json else [])
     except ValueError as exc:
         ap.error(str(exc))
+    if args.check or args.write_check:
+        from eval.cleaning.check import run_check
 
-    sets = [s.strip() for s in args.sets.split(",") if s.strip()]
+        refused = [f for f, on in (("--sets", args.sets), ("--limit", args.limit), ("--tools", args.tools),
+                                   ("--cleaners", args.cleaners), ("--keep-wrapper", args.keep_wrapper),
+                                   ("--with-title", args.with_title)) if on]
+        return run_check(args, ap, refused + [flag(f) for f in dataclasses.fields(CleanOptions)
+                                                   if f.name in given(args, CleanOptions)])
+
+    sets = [s.strip() for s in (args.sets or ",".join(SETS)).split(",") if s.strip()]
     if bad := [s for s in sets if s not in SETS]:
         ap.error(f"unknown set(s) {bad}; choose from {', '.join(SETS)}")
-    cleaners = [c.strip() for c in args.cleaners.split(",") if c.strip()]
+    cleaners = [c.strip() for c in (args.cleaners or ",".join(CLEANERS)).split(",") if c.strip()]
     if bad := [c for c in cleaners if c not in CLEANERS]:
         ap.error(f"unknown cleaner(s) {bad}; choose from {', '.join(CLEANERS)}")
     if args.jobs < 1 or args.timeout < 1:
