@@ -1,6 +1,7 @@
 """`webprune eval-cleaning --check FILE`: cleaning quality against committed figures with tolerances
 (configs/cleaning/check.toml), `--write-check FILE` to write them from a run, and one line, exit 2, for a bad file."""
 import json
+import re
 import tomllib
 
 import pytest
@@ -137,3 +138,12 @@ def test_check_flags_are_refused_in_one_line(tmp_path, capsys, argv, fragment):
     err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert len(err) == 1 and fragment in err[0], err
     assert CHECK.read_bytes() == before  # a refused --write-check wrote nothing
+
+
+def test_the_check_is_documented():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.search(r"^\| `webprune eval-cleaning [^|]*\[--check FILE\]` \|", readme, flags=re.M)
+    page = (ROOT / "docs" / "cleaning.md").read_text(encoding="utf-8")
+    assert "<!-- table:cleaning-check check -->" in page  # what it checks, generated from the file (test_docs)
+    assert "webprune eval-cleaning --check configs/cleaning/check.toml" in page
+    assert "webprune eval-cleaning --write-check configs/cleaning/check.toml" in page
