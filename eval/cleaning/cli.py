@@ -2,6 +2,7 @@
 
     webprune eval-cleaning [--sets cleaneval-final,dragnet] [--limit 50] [--jobs 1|2] [--json OUT]
         [--tools tags,webprune/density+hints+links(0.5)+prune(adjusted,p=25),readability,peers,...]
+    webprune eval-cleaning --check FILE | --write-check FILE [--jobs 2]
 
 Tools: ``webprune/<spec>`` for any cleaning spec (``preprocess.config.spec``: a cleaner,
 then ``+hints``, ``+links(X)``, ``+kitten``/``+nokitten``, ``+prune(...)``), a bare
@@ -20,22 +21,23 @@ exact word LCS, the CleanEval score and WCXB's bag-of-words P/R/F1
 (``eval/cleaning/score.py``), macro mean per set, x100. Prints one table per set, a
 summary (cell = "F1 (docs/s/core)", best per set in bold, last row the best peer)
 and, for ``wcxb-dev``, tables per page type; ``--json`` adds per-page scores.
+
+``--check FILE`` runs the tools and pages a check file names (``configs/cleaning/check.toml``) and compares
+each set's figures with its expected values, an OK or FAIL line each (exit 1 on a FAIL); ``--write-check FILE``
+writes a run's figures into it (``eval/cleaning/check.py``).
 """
 from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import json
 import re
 import sys
-import time
 from pathlib import Path
 
 from eval.cleaning.gold import SETS, gold_pages, shared_root
-from eval.cleaning.harness import (WP_PREFIX, calibrate_prune, score_tool, scoring_params, scoring_settings,
-                                  tool_options)
-from eval.report.cleaning_tables import _fmt_rate, _versions, aggregate, by_type, report, type_report
-from preprocess.folder.owned import check_outputs, claim_outputs, write_output
+from eval.cleaning.harness import WP_PREFIX, scoring_params, scoring_settings
+from eval.cleaning.runs import prepare, run_tools, tables, write_json
+from preprocess.folder.owned import check_outputs
 
 PEER_MODULES = {"trafilatura": "trafilatura", "resiliparse": "resiliparse", "justext": "justext",
                 "boilerpy3": "boilerpy3", "readability": "readability"}
@@ -71,15 +73,15 @@ def main(argv: list[str] | None = None) -> int:
     from eval.cleaning.peers import PEERS
     from preprocess.config import options
     from preprocess.config.options import CleanOptions
-    from preprocess.config.params import check_values, given
+    from preprocess.config.params import check_values, flag, given
     from preprocess.config.registry import CLEANERS
     from webprune.cli_args import Parser, at_least, path
 
     ap = Parser(prog="webprune eval-cleaning", description=__doc__.split("\n\n")[0],
                                  epilog="Tool ids, the +steps and what is scored: see eval/cleaning_bench.py.")
-    ap.add_argument("--sets", default=",".join(SETS), help=f"comma list (default: {','.join(SETS)})")
+    ap.add_argument("--sets", default=None, help=f"comma list (default: {','.join(SETS)})")
     ap.add_argument("--limit", type=at_least(1), default=None, help="first N pages per set (quick runs)")
-    ap.add_argument("--cleaners", "--cleaner", default=",".join(CLEANERS),
+    ap.add_argument("--cleaners", "--cleaner", default=None,
                     help=f"webprune cleaners, comma list (default: all of CLEANERS = {','.join(CLEANERS)})")
     ap.add_argument("--tools", default=None,
                     help="comma list of tools, e.g. density,webprune/density+links,readability "
@@ -97,6 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=lambda t: Path(path(t)), default=shared_root(),
                     help="shared data folder (default: $WEBPRUNE_SHARED, else ../shared/data)")
     ap.add_argument("--json", type=lambda t: Path(path(t)), default=None, help="write aggregates and per-page scores here")
+    checking = ap.add_mutually_exclusive_group()
+    checking.add_argument("--check", metavar="FILE", type=lambda t: Path(path(t)), default=None,
+                          help="run the tools and pages FILE names (configs/cleaning/check.toml) and compare with its "
+                               "expected values: an OK or FAIL line each, exit 1 on a FAIL (eval/cleaning/check.py)")
+    checking.add_argument("--write-check", metavar="FILE", type=lambda t: Path(path(t)), default=None,
+                          help="run what FILE names and write the figures into it as its expected values")
     args = ap.parse_args(argv)
     try:  # the filters' flags, checked as the declarations say (finite numbers, choices) before any page
         check_values(dataclasses.replace(CleanOptions(), **given(args, CleanOptions)))
@@ -108,11 +116,19 @@ def main(argv: list[str] | None = None) -> int:
         check_outputs([args.json] if args.json else [])
     except ValueError as exc:
         ap.error(str(exc))
+    if args.check or args.write_check:
+        from eval.cleaning.check import run_check
 
-    sets = [s.strip() for s in args.sets.split(",") if s.strip()]
+        refused = [f for f, on in (("--sets", args.sets), ("--limit", args.limit), ("--tools", args.tools),
+                                   ("--cleaners", args.cleaners), ("--keep-wrapper", args.keep_wrapper),
+                                   ("--with-title", args.with_title)) if on]
+        return run_check(args, ap, refused + [flag(f) for f in dataclasses.fields(CleanOptions)
+                                                   if f.name in given(args, CleanOptions)])
+
+    sets = [s.strip() for s in (args.sets or ",".join(SETS)).split(",") if s.strip()]
     if bad := [s for s in sets if s not in SETS]:
         ap.error(f"unknown set(s) {bad}; choose from {', '.join(SETS)}")
-    cleaners = [c.strip() for c in args.cleaners.split(",") if c.strip()]
+    cleaners = [c.strip() for c in (args.cleaners or ",".join(CLEANERS)).split(",") if c.strip()]
     if bad := [c for c in cleaners if c not in CLEANERS]:
         ap.error(f"unknown cleaner(s) {bad}; choose from {', '.join(CLEANERS)}")
     if args.jobs < 1 or args.timeout < 1:
@@ -138,47 +154,17 @@ def main(argv: list[str] | None = None) -> int:
     for s in sets:
         ps = gold_pages(args.shared, [s])
         pages += ps[: args.limit] if args.limit else ps
-    settings["splits"] = sorted({p.split for p in pages})  # {set} in a model path: a set, or a WCXB fold
-    for t in tools:
-        if t.startswith(WP_PREFIX):
-            try:
-                for s in settings["splits"]:  # model files too: a mistyped {set} path is refused, not scored as 0
-                    tool_options(t, settings, s).check_files()
-            except ValueError as exc:
-                ap.error(str(exc))
-    t0 = time.perf_counter()
-    golds = [p.gold_text() for p in pages]
-    print(f"{len(pages)} pages in {len(sets)} sets, gold read in {time.perf_counter() - t0:.1f} s; "
-          f"tools: {', '.join(tools)}; jobs={args.jobs}", file=sys.stderr)
-
-    settings["thresholds"] = calibrate_prune(tools, pages, settings)
-    per_page: list[dict] = []
-    summary: dict[str, dict] = {}
-    types: dict[str, dict] = {}
-    for tool in tools:
-        w0 = time.perf_counter()
-        rows = score_tool(tool, pages, golds, args.jobs, args.timeout, args.keep_wrapper, settings)
-        per_page += rows
-        summary[tool] = {s: aggregate([r for r in rows if r["set"] == s]) for s in sets}
-        types[tool] = by_type(rows)
-        allagg = aggregate(rows)
-        print(f"{tool}: {len(rows)} pages, {allagg['cpu_s']:.1f} CPU s ({_fmt_rate(allagg['docs_per_s'])} docs/s), "
-              f"wall {time.perf_counter() - w0:.0f} s, errors {allagg['errors']}, timeouts {allagg['timeouts']}, "
-              f"macro F1 {allagg['f1']:.1f}", file=sys.stderr, flush=True)
-
-    print(report(summary, sets, tools))
-    if any(types[t] for t in tools):
-        print("\n" + type_report(types, tools))
+    try:
+        prepare(tools, pages, settings)
+    except ValueError as exc:
+        ap.error(str(exc))
+    result = run_tools(tools, pages, sets, settings, args.jobs, args.timeout, args.keep_wrapper)
+    print(tables(result, sets, tools))
     if args.json:
-        claim_outputs([args.json])
-        doc = {"options": {"sets": sets, "limit": args.limit, "tools": tools, "jobs": args.jobs,
-                           "timeout": args.timeout, "keep_wrapper": args.keep_wrapper, "shared": str(args.shared),
-                           "settings": settings},
-               "versions": _versions(tools), "summary": summary, "page_types": types, "pages": per_page}
-        write_output(str(args.json), json.dumps(doc, indent=1))
-        print(f"wrote {args.json}", file=sys.stderr)
+        write_json(args.json, {"sets": sets, "limit": args.limit, "tools": tools, "jobs": args.jobs,
+                               "timeout": args.timeout, "keep_wrapper": args.keep_wrapper, "shared": str(args.shared),
+                               "settings": settings}, result, tools)
     return 0
-
 
 
 if __name__ == "__main__":

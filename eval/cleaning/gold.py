@@ -159,3 +159,17 @@ def gold_pages(shared: Path, sets: list[str] | None = None) -> list[GoldPage]:
             if inp.exists():
                 out.append(GoldPage(s, gold.stem, inp, gold))
     return out
+
+
+def first_pages(pages: list[GoldPage], first: int | None = None, per_type: int | None = None) -> list[GoldPage]:
+    """A fixed slice of one set's pages, in their order: the first ``first``, or the first ``per_type`` of each
+    WCXB page type (so a few pages touch every type); all of them when neither is given."""
+    if per_type is not None:
+        seen: dict[str, int] = {}
+        out = []
+        for p in pages:
+            seen[p.page_type] = seen.get(p.page_type, 0) + 1
+            if seen[p.page_type] <= per_type:
+                out.append(p)
+        return out
+    return pages[:first] if first is not None else list(pages)

@@ -14,7 +14,9 @@ A generated table sits between two markers; everything between them is replaced:
 
 Kinds (the first word): ``cleaning NAME`` -- word F1 (docs/s per core) per gold set from
 ``results/cleaning/NAME.json``, bold the best of each set, and the margin of the best webprune tool
-over the best peer; ``cleaning-command NAME`` -- the ``eval-cleaning`` command of that run; ``expect CONFIG`` -- the expected values and tolerance of every variant of
+over the best peer; ``cleaning-command NAME`` -- the ``eval-cleaning`` command of that run;
+``cleaning-check NAME`` -- the sets, pages, metrics, tolerances and tools of ``configs/cleaning/NAME.toml``
+(what ``eval-cleaning --check`` runs); ``expect CONFIG`` -- the expected values and tolerance of every variant of
 ``configs/CONFIG.toml`` (what ``webprune run --check`` compares); ``configs`` -- every config, its
 variants and how many carry ``expect``; ``multihost NAME`` -- fault x seed on a multi-host cluster from
 ``results/cluster/NAME.json`` (``scripts/bench/multihost.py --json``). As Anserini's regression pages come from YAML, a number in a
@@ -129,6 +131,23 @@ def import_cleaning(src: Path, name: str) -> Path:
     return out
 
 
+CHECK_METRICS = {"f1": "word F1", "precision": "word P", "recall": "word R", "bow_f1": "WCXB BoW F1",
+                 "bow_precision": "WCXB BoW P", "bow_recall": "WCXB BoW R", "cleaneval": "CleanEval"}
+
+
+def cleaning_check_table(name: str) -> str:
+    """What ``configs/cleaning/NAME.toml`` checks (``eval-cleaning --check``): per set its pages and metrics with
+    their tolerance, then the tools; not the expected values, which ``--write-check`` rewrites on its own."""
+    cfg = tomllib.loads((ROOT / "configs" / "cleaning" / f"{name}.toml").read_text())
+    tol = cfg["tolerance"]
+    lines = ["| set | pages | checked ± tolerance |", "|---|---|---|"]
+    for s, spec in cfg["run"]["sets"].items():
+        pages = f"first {spec['first']}" if "first" in spec else f"first {spec['per_type']} of each page type"
+        checked = ", ".join(f"{CHECK_METRICS.get(m, m)} ± {tol[m]:g}" for m in spec["metrics"])
+        lines.append(f"| {SET_NAMES.get(s, s)} | {pages} | {checked} |")
+    return "\n".join(lines) + "\n\nTools: " + ", ".join(f"`{t}`" for t in cfg["run"]["tools"]) + "."
+
+
 # -- configs ---------------------------------------------------------------------------------------------------
 def _config(name: str) -> dict:
     return tomllib.loads((ROOT / "configs" / f"{name}.toml").read_text())
@@ -177,14 +196,16 @@ def render_spec(spec: str) -> str:
         return cleaning_table(*args, **kw)
     if kind == "cleaning-command":
         return cleaning_command(*args)
+    if kind == "cleaning-check":
+        return cleaning_check_table(*args)
     if kind == "expect":
         return expect_table(*args)
     if kind == "configs":
         return configs_table()
     if kind == "multihost":
         return multihost_table(*args)
-    raise ValueError(f"unknown table kind {kind!r} in <!-- table:{spec} -->: use cleaning, cleaning-command, expect, "
-                     "configs or multihost")
+    raise ValueError(f"unknown table kind {kind!r} in <!-- table:{spec} -->: use cleaning, cleaning-command, "
+                     "cleaning-check, expect, configs or multihost")
 
 
 def render(text: str) -> str:
