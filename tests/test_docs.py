@@ -92,3 +92,14 @@ def test_the_configs_said_to_be_checked_in_ci_are():
     assert render_docs.CI_CHECKED == ("example", "cacm")
     assert '"run", str(ROOT / "configs" / "cacm.toml")' in tests and '"--check"' in tests
     assert '"example", "-o"' in tests and 'all(c["ok"] for c in summary["checks"])' in tests
+
+
+def test_generated_labels_and_commands_name_no_run_folder():
+    """A held-out model's folder is the run's own (its result file keeps it): labels say "held out", and the
+    command names the folder by $HELD_OUT, set to where train_learned.py --loso writes."""
+    table = render_docs.cleaning_table("all-sets")
+    assert "held out" in table and "build/learned" not in table
+    command = render_docs.cleaning_command("all-sets")
+    assert "$HELD_OUT/{set}.json" in command and command.count("build/learned/") == 1
+    types = render_docs.page_types_table("all-sets", tools="learned@held-out,trafilatura")
+    assert types.split("\n")[0] == "| tool | all | article | documentation | service | forum | collection | listing | product |"

@@ -14,7 +14,9 @@ A generated table sits between two markers; everything between them is replaced:
 
 Kinds (the first word): ``cleaning NAME`` -- word F1 (docs/s per core) per gold set from
 ``results/cleaning/NAME.json``, bold the best of each set, and the margin of the best webprune tool
-over the best peer; ``cleaning-command NAME`` -- the ``eval-cleaning`` command of that run;
+over the best peer; ``cleaning-command NAME`` -- the ``eval-cleaning`` command of that run (held-out models
+named by ``$HELD_OUT``: the run's own folder stays in its result file); ``page-types NAME [tools=...]
+[cells=f1|rp]`` -- WCXB's bag-of-words F1, or recall / precision, per page type of that run's wcxb-dev pages;
 ``cleaning-check NAME`` -- the sets, pages, metrics, tolerances and tools of ``configs/cleaning/NAME.toml``
 (what ``eval-cleaning --check`` runs); ``expect CONFIG`` -- the expected values and tolerance of every variant of
 ``configs/CONFIG.toml`` (what ``webprune run --check`` compares); ``configs`` -- every config, its
@@ -45,27 +47,51 @@ CI_CHECKED = ("example", "cacm")  # configs whose `--check` runs in the test sui
 
 
 # -- cleaning quality ------------------------------------------------------------------------------------------
+HELD_OUT = "HELD_OUT"  # the shell variable a rendered command names the held-out models' folder by
+HELD_OUT_FOLDER = "build/learned/loso"  # where `scripts/tools/train_learned.py --loso` writes them (its docstring)
+
+
+def _model(tool: str):
+    return re.search(r"\+learned_model\(([^)]*)\)", tool)
+
+
+def _held_out(model: str) -> bool:
+    """A model path with ``{set}``: each gold set cleaned by the model trained without it."""
+    return "{set}" in model
+
+
 def tool_name(tool: str, versions: dict) -> str:
-    """``webprune/learned+hints+links+learned_model(m/{set}.json)`` -> ``webprune `learned+hints+links`, held out``."""
+    """``webprune/learned+hints+links+learned_model(m/{set}.json)`` -> ``webprune `learned+hints+links`, held out``.
+    The held-out models' folder is the run's own (its result file names it), never part of the label."""
     if not tool.startswith(WP):
         return PEER_NAMES.get(tool, "{t} {v}").format(t=tool, v=versions.get(tool, "")).strip()
     spec = tool[len(WP):]
-    m = re.search(r"\+learned_model\(([^)]*)\)", spec)
+    m = _model(spec)
     if not m:
         return f"webprune `{spec}`"
-    folder = str(Path(m.group(1)).parent)
     return (f"webprune `{spec.replace(m.group(0), '')}`, "
-            + (f"held out (`{folder}`)" if "{set}" in m.group(1) else f"model `{m.group(1)}`"))
+            + ("held out" if _held_out(m.group(1)) else f"model `{m.group(1)}`"))
 
 
 def short_id(tool: str) -> str:
-    """The id a marker's ``tools=`` names: the spec without its model path, plus ``@`` and the model's folder
-    name when it has one (``learned+hints+links@t30``); a peer's name."""
+    """The id a marker's ``tools=`` names: the spec without its model path, plus ``@held-out`` for held-out models
+    (``learned+hints+links@held-out``) or ``@`` and a fixed model's file stem; a peer's name."""
     if not tool.startswith(WP):
         return tool
-    m = re.search(r"\+learned_model\(([^)]*)\)", tool)
+    m = _model(tool)
     spec = tool[len(WP):].replace(m.group(0), "") if m else tool[len(WP):]
-    return spec + (f"@{Path(m.group(1)).parent.name}" if m else "")
+    if not m:
+        return spec
+    return spec + ("@held-out" if _held_out(m.group(1)) else f"@{Path(m.group(1)).stem}")
+
+
+def _by_id(name: str, summary: dict) -> dict:
+    by_id: dict = {}
+    for t in summary:
+        if short_id(t) in by_id:
+            raise ValueError(f"cleaning {name}: tools {by_id[short_id(t)]} and {t} share the id {short_id(t)}")
+        by_id[short_id(t)] = t
+    return by_id
 
 
 def _rate(r: float) -> str:
@@ -79,7 +105,7 @@ def cleaning_table(name: str, sets: str = "", tools: str = "") -> str:
     chosen_sets = sets.split(",") if sets else all_sets
     chosen = list(summary)
     if tools:
-        by_id = {short_id(t): t for t in summary}
+        by_id = _by_id(name, summary)
         missing = [t for t in tools.split(",") if t not in by_id]
         if missing:
             raise ValueError(f"cleaning {name}: no tool {', '.join(missing)} (it has {', '.join(by_id)})")
@@ -103,6 +129,40 @@ def cleaning_table(name: str, sets: str = "", tools: str = "") -> str:
     return "\n".join(lines)
 
 
+PAGE_TYPES = ("all", "article", "documentation", "service", "forum", "collection", "listing", "product")
+
+
+def page_types_table(name: str, tools: str = "", cells: str = "f1") -> str:
+    """WCXB's bag-of-words F1 (``cells=f1``, bold the best of each type) or recall / precision (``cells=rp``) per
+    page type, from ``results/cleaning/NAME.json``'s ``page_types`` (the wcxb-dev pages of the run)."""
+    data = json.loads((RESULTS / "cleaning" / f"{name}.json").read_text())
+    types, versions = data["page_types"], data.get("versions", {})
+    chosen = list(types)
+    if tools:
+        by_id = _by_id(name, types)
+        missing = [t for t in tools.split(",") if t not in by_id]
+        if missing:
+            raise ValueError(f"page-types {name}: no tool {', '.join(missing)} (it has {', '.join(by_id)})")
+        chosen = [by_id[t] for t in tools.split(",")]
+    if cells not in ("f1", "rp"):
+        raise ValueError(f"page-types {name}: cells={cells}: use f1 or rp")
+    cols = [c for c in PAGE_TYPES if all(c in types[t] for t in chosen)]
+    head = "tool" if cells == "f1" else "tool (BoW recall / precision)"
+    lines = [f"| {head} | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
+    best = {c: max(round(types[t][c]["bow_f1"], 1) for t in chosen) for c in cols}
+    for t in chosen:
+        row = []
+        for c in cols:
+            v = types[t][c]
+            if cells == "rp":
+                row.append(f"{v['bow_recall']:.0f} / {v['bow_precision']:.0f}")
+            else:
+                f1 = f"{v['bow_f1']:.1f}"
+                row.append(f"**{f1}**" if round(v["bow_f1"], 1) == best[c] else f1)
+        lines.append(f"| {tool_name(t, versions)} | " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def cleaning_command(name: str) -> str:
     """The ``webprune eval-cleaning`` command that made ``results/cleaning/NAME.json``, from its options."""
     o = json.loads((RESULTS / "cleaning" / f"{name}.json").read_text())["options"]
@@ -117,8 +177,17 @@ def cleaning_command(name: str) -> str:
         flags.append(f"--max-link-density {st['max_link_density']}")
     if st.get("with_title", True):  # runs before the flag scored webprune's title line
         flags.append("--with-title")
-    tools = ",\\\n".join(o["tools"])
-    return f"```bash\nwebprune eval-cleaning {' '.join(flags)} --json {name}.json --tools \"\\\n{tools}\"\n```"
+    tools, held_out = [], False
+    for t in o["tools"]:
+        m = _model(t)
+        if m and _held_out(m.group(1)):  # the run's own folder stays in its result file; a rerun trains its own
+            t, held_out = t.replace(m.group(1), f"${HELD_OUT}/{Path(m.group(1)).name}"), True
+        tools.append(t)
+    first = (f"{HELD_OUT}={HELD_OUT_FOLDER}   # each set's model trained without it: "
+             f"python scripts/tools/train_learned.py --loso ${HELD_OUT}\n") if held_out else ""
+    tools = ",\\\n".join(tools)
+    return (f"```bash\n{first}webprune eval-cleaning {' '.join(flags)} --json {name}.json --tools \"\\\n{tools}\"\n"
+            "```")
 
 
 def import_cleaning(src: Path, name: str) -> Path:
@@ -198,6 +267,8 @@ def render_spec(spec: str) -> str:
         return cleaning_command(*args)
     if kind == "cleaning-check":
         return cleaning_check_table(*args)
+    if kind == "page-types":
+        return page_types_table(*args, **kw)
     if kind == "expect":
         return expect_table(*args)
     if kind == "configs":
@@ -205,7 +276,7 @@ def render_spec(spec: str) -> str:
     if kind == "multihost":
         return multihost_table(*args)
     raise ValueError(f"unknown table kind {kind!r} in <!-- table:{spec} -->: use cleaning, cleaning-command, "
-                     "cleaning-check, expect, configs or multihost")
+                     "cleaning-check, page-types, expect, configs or multihost")
 
 
 def render(text: str) -> str:
