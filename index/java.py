@@ -69,9 +69,14 @@ def configure_java() -> None:
 
 
 def autoclass(name: str):
-    """A Java class through Pyserini's classpath set-up (fast: no torch import)."""
+    """A Java class through Pyserini's classpath set-up (fast: no torch import). The JVM starts with the first;
+    its fatal-signal handlers are noted then, so that a later ``ray.init`` does not take them
+    (:mod:`preprocess.runtime.fatal_signals`)."""
     configure_java()
     _pyserini()
     from pyserini.pyclass import autoclass as _autoclass
 
+    from preprocess.runtime.fatal_signals import keep_jvm_handlers
+
+    keep_jvm_handlers()
     return _autoclass(name)

@@ -119,7 +119,7 @@ def test_bad_retrieval_model_options(files, capsys):
     (["--cleaner", "learned", "--learned-model", "{dir}/none.json"], None, "no block model at"),
     (["--cleaner", "learned", "--learned-model", "{dir}/m.json"], '{"features":', "is not a block model"),
     (["--cleaner", "learned", "--learned-model", "{dir}/m.json"], '{"features": []}', "is not a block model"),
-    (["--learned-model", "{dir}/m.json"], "{}", "add --cleaner learned"),
+    (["--cleaner", "tags", "--learned-model", "{dir}/m.json"], "{}", "add --cleaner learned"),
     (["--prune-model", "{dir}/none.bin", "--max-perplexity", "100"], None, "no model at"),
 ])
 def test_model_files_are_checked_before_any_worker_starts(tmp_path, capsys, args, content, fragment):

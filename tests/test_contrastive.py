@@ -167,7 +167,8 @@ def test_pruner_default_threshold_by_value_and_errors(model):
     out, stats = Pipeline(opts).process([Document(id="p", content_type="text/html", raw=html)])
     assert out[0]["contents"] == "Portal\n" + "\n".join(PROSE)
     assert stats.counts["prune.sentences_dropped"] == 2 and stats.counts["prune.model_loads"] == 1
-    keep_all = CleanOptions(prune_model=path, prune_threshold=100.0).check()  # by value: nothing scores that high
+    keep_all = CleanOptions(cleaner="tags", prune_model=path, prune_threshold=100.0).check()  # by value: nothing
+    # scores that high
     out, _ = Pipeline(keep_all).process([Document(id="p", content_type="text/html", raw=html)])
     assert out[0]["contents"].count("\n") == 4
     with pytest.raises(ValueError, match="no perplexity"):

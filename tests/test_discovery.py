@@ -7,6 +7,7 @@ import os
 import tarfile
 from pathlib import Path
 
+from preprocess.config.options import CleanOptions
 from preprocess.core.ids import cross_unit_renames, page_ids
 from preprocess.readers import read_source
 from preprocess.driver.preprocess import run_preprocess
@@ -187,7 +188,7 @@ def test_a_fifo_in_an_input_folder_is_counted_not_ignored_unsaid(tmp_path):
     found = {}
     assert [s.filename for s in discover([str(tmp_path)], found)] == ["a.warc.gz"]
     assert found["not_files"] == [str(tmp_path / "pipe.warc.gz")]
-    r = run_preprocess([str(tmp_path)], str(tmp_path / "out"), run=local_run(), progress=False)
+    r = run_preprocess([str(tmp_path)], str(tmp_path / "out"), CleanOptions(cleaner="tags"), local_run(), progress=False)
     assert r["counters"]["inputs.not_files"] == 1 and r["written"] == 1
 
 

@@ -24,6 +24,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from preprocess.runtime.fatal_signals import restore_jvm_handlers
 from preprocess.runtime.interrupt import raise_if_stopping, ray_daemons_apart
 from preprocess.folder.owned import OutputUnwritable
 from preprocess.runtime.ray_local import LOCAL_RAY_CONFIG, without_idle_daemons
@@ -190,6 +191,7 @@ class RayExecutor:
                     with without_idle_daemons():
                         ray.init(address="local", num_cpus=min(workers or os.cpu_count(), os.cpu_count()),
                                  include_dashboard=False, _system_config=dict(LOCAL_RAY_CONFIG), **quiet)
+            restore_jvm_handlers()  # a JVM of this process keeps its fatal signals (Ray's core worker took them)
         self._had_nodes = ray.cluster_resources().get("CPU", 0) > 0  # else an autoscaler is still to start some
         cpus = int(ray.cluster_resources().get("CPU", 1))
         if workers and workers > cpus:
