@@ -96,7 +96,7 @@ def test_a_gzip_bomb_is_cut_at_max_bytes_not_inflated_whole():
 
 
 def run_pages(pages: dict[str, tuple[bytes, str]], **opts):
-    pipe = Pipeline(CleanOptions(**opts))
+    pipe = Pipeline(CleanOptions(**({"cleaner": "tags"} | opts)))  # tag removal, unless a test says otherwise
     docs = [Document(id=k, url=f"http://x.org/{k}", content_type=ctype, raw=raw) for k, (raw, ctype) in pages.items()]
     out, stats = pipe.process(docs)
     return {o["id"]: o for o in out}, stats

@@ -46,6 +46,9 @@ def crawl(tmp_path_factory):
     return base / "in", base / "ref", ref
 
 
+TAGS = CleanOptions(cleaner="tags")  # tiny pages: tag removal writes them (the learned cleaner rightly drops them)
+
+
 def cli(args: list[str]) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "webprune.cli", "preprocess", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
@@ -208,13 +211,13 @@ def test_a_rerun_after_an_interrupted_attempt_writes_the_page_and_blames_nothing
     pack_pages(pages, tmp_path / "in" / "a.warc.gz")
     pack_pages([("b0", *pages[0][1:])], tmp_path / "in" / "b.warc.gz")  # a unit of one record: its only batch
     out = tmp_path / "out"
-    first = run_preprocess([str(tmp_path / "in")], str(out), run=local_run(), progress=False)
+    first = run_preprocess([str(tmp_path / "in")], str(out), TAGS, local_run(), progress=False)
     entry = json.loads((out / "units" / "00001.json").read_text())
     (out / "units" / "00001.json").unlink()  # as if the run was stopped while cleaning b's record
     (out / "work" / f"{entry['key']}.json").write_text(json.dumps(
         {"run": "the-stopped-run", "attempt": 1, "poison": {}, "suspect": None,
          "inflight": {"first": 0, "last": 0, "pid": 1}}))
-    again = run_preprocess([str(tmp_path / "in")], str(out), run=local_run(), progress=False)
+    again = run_preprocess([str(tmp_path / "in")], str(out), TAGS, local_run(), progress=False)
     assert again["failed"] == {} and again["written"] == first["written"] == 6
     assert again["counters"]["units.cancelled_attempts_redone"] == 1
     assert not list((out / "work").iterdir())
@@ -230,12 +233,12 @@ def test_a_marker_left_beside_a_finished_unit_goes_on_resume(tmp_path):
              for i in range(3)]
     pack_pages(pages, tmp_path / "in" / "a.warc.gz")
     out = tmp_path / "out"
-    first = run_preprocess([str(tmp_path / "in")], str(out), run=local_run(), progress=False)
+    first = run_preprocess([str(tmp_path / "in")], str(out), TAGS, local_run(), progress=False)
     before = {p.name: p.read_bytes() for p in (out / "collection").iterdir()}
     key = json.loads((out / "units" / "00000.json").read_text())["key"]
     (out / "work" / f"{key}.json").write_text(json.dumps(
         {"run": "the-stopped-run", "attempt": 0, "stopped": 1, "poison": {}, "suspect": None, "inflight": {}}))
-    again = run_preprocess([str(tmp_path / "in")], str(out), run=local_run(), progress=False)
+    again = run_preprocess([str(tmp_path / "in")], str(out), TAGS, local_run(), progress=False)
     assert again["written"] == first["written"] == 3 and again["units"]["reused"] == 1
     assert not list((out / "work").iterdir())
     assert {p.name: p.read_bytes() for p in (out / "collection").iterdir()} == before

@@ -163,7 +163,7 @@ def test_adjusted_score_uses_link_density_and_needs_a_percentile(model, tmp_path
             "</body></html>").encode()
     warc = tmp_path / "p.warc.gz"
     pack_pages([(f"d{i}", f"http://x.test/{i}", page) for i in range(3)], warc)
-    opts = CleanOptions(prune_model=str(model), prune_percentile=85, prune_score="adjusted")
+    opts = CleanOptions(cleaner="tags", prune_model=str(model), prune_percentile=85, prune_score="adjusted")
     learned = learn_in_process(opts, list(read_source(discover([warc])[0], Stats())))
     info = learned.get("prune_threshold")["info"]
     assert info["sample_docs"] == 3 and info["sample_sentences"] == 30

@@ -143,7 +143,7 @@ def test_the_twins_are_equal_on_random_and_cut_pages(shared_pages):
 
 
 def run(pages: dict[str, str], **opts):
-    pipe = Pipeline(CleanOptions(**opts))
+    pipe = Pipeline(CleanOptions(**({"cleaner": "tags"} | opts)))  # the streaming tag remover is tags' own
     out, stats = pipe.process([Document(id=k, content_type="text/html", raw=v.encode()) for k, v in pages.items()])
     return {o["id"]: o for o in out}, stats
 
@@ -167,7 +167,8 @@ def test_a_partial_plan_streams_only_where_the_whole_run_does():
     def streams(opts, stop_before=None):
         return build_steps(opts, stop_before=stop_before)[1].stream
 
-    assert streams(CleanOptions()) and streams(CleanOptions(prune_model="m.bin", max_perplexity=8000), "prune")
+    assert streams(CleanOptions(cleaner="tags")) and streams(CleanOptions(cleaner="tags", prune_model="m.bin",
+                                                                          max_perplexity=8000), "prune")
     # sitediff's references (stop_before="sitediff") must read pages as its own run does: through the tree
     assert not streams(CleanOptions(cleaner="sitediff", kitten=False), "sitediff")
     assert not streams(CleanOptions(cleaner="sitediff", kitten=False))

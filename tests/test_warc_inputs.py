@@ -4,6 +4,7 @@ import json
 import pytest
 
 from preprocess.readers import read_source
+from preprocess.config.options import CleanOptions
 from preprocess.readers.sources import discover
 from preprocess.driver.preprocess import run_preprocess
 from preprocess.core.stats import Stats
@@ -94,7 +95,7 @@ def test_tar_of_html_pages_uses_file_stems_as_ids(tmp_path):
             f = tmp_path / name.replace("/", "_")
             f.write_bytes(body)
             t.add(f, arcname=name)
-    r = run_preprocess([str(tar)], str(tmp_path / "out"), run=local_run(), progress=False)
+    r = run_preprocess([str(tar)], str(tmp_path / "out"), CleanOptions(cleaner="tags"), local_run(), progress=False)
     assert (r["written"], r["skipped"]) == (2, {"non_html": 1})
     ids = [json.loads(l)["id"] for l in next((tmp_path / "out" / "collection").glob("*")).read_text().splitlines()]
     assert ids == ["DOC-1", "DOC-2"]
