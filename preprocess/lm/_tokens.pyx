@@ -8,27 +8,13 @@ word (``a12b`` -> ``a0b``), as the regex pass gives. ``tests/test_lm.py`` checks
 """
 from libc.stdlib cimport free, malloc
 
-cdef extern from "Python.h":
-    int PyUnicode_KIND(object)
-    void *PyUnicode_DATA(object)
-    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
-    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
-    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
-    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
-    bint Py_UNICODE_ISDECIMAL(Py_UCS4 ch)
-    int PyUnicode_4BYTE_KIND
+from preprocess.core._ucs cimport (Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_DATA,
+                                   PyUnicode_FromKindAndData, PyUnicode_KIND, PyUnicode_READ, is_alnum)
 
 
 def tokens(str text):
     """The tokens of ``text`` joined by single spaces: :func:`tokens_lines`' lines, the empty ones left out."""
     return " ".join([line for line in tokens_lines(text, False) if line])
-
-
-cdef inline bint is_alnum(Py_UCS4 c) noexcept:
-    """``Py_UNICODE_ISALNUM``, ASCII answered without its table lookups (there: 0-9, A-Z, a-z)."""
-    if c < 128:
-        return 48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122
-    return Py_UNICODE_ISALNUM(c)
 
 
 cdef inline bint is_decimal(Py_UCS4 c) noexcept:

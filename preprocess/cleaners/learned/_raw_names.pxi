@@ -63,27 +63,8 @@ _PLAIN = ("span img abbr acronym bdi bdo cite data del dfn ins kbd label mark q 
           "image filter desc title span nobr").split()
 
 
-cdef inline unsigned long long _code6(Py_UCS4 c) noexcept nogil:
-    if 97 <= c <= 122:
-        return <unsigned long long> c - 96
-    if 65 <= c <= 90:  # (ASCII upper case: the tokenizer lower-cases it)
-        return <unsigned long long> c - 64
-    if 48 <= c <= 57:
-        return <unsigned long long> c - 21
-    return 0
-
-
-cdef unsigned long long _key6(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
-    cdef unsigned long long k = 0, c
-    cdef Py_ssize_t i
-    if hi - lo > 10:
-        return 0
-    for i in range(lo, hi):
-        c = _code6(PyUnicode_READ(kind, data, i))
-        if not c:
-            return 0
-        k = k << 6 | c
-    return k
+cdef inline unsigned long long _key6(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
+    return name_key(kind, data, lo, hi, True)  # (ASCII upper case: the tokenizer lower-cases it)
 
 
 cdef inline Py_ssize_t _slot(unsigned long long k) noexcept:

@@ -53,30 +53,13 @@ cdef unsigned long long _key(const unsigned char *name, Py_ssize_t n):
     cdef unsigned long long k = 0
     cdef Py_ssize_t i
     for i in range(n):
-        k = k << 6 | _code(name[i])
+        k = k << 6 | name_code(name[i], False)
     return k
 
 
-cdef inline unsigned long long _code(Py_UCS4 c) noexcept nogil:
-    if 97 <= c <= 122:  # a-z
-        return <unsigned long long> c - 96
-    if 48 <= c <= 57:  # 0-9
-        return <unsigned long long> c - 21
-    return 0
-
-
-cdef unsigned long long _name_key(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):
+cdef inline unsigned long long _name_key(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi) noexcept:
     """A name's ``_key`` (a-z0-9, up to 10 characters); 0 for any other name."""
-    cdef unsigned long long k = 0, c
-    cdef Py_ssize_t i
-    if hi - lo > 10:
-        return 0
-    for i in range(lo, hi):
-        c = _code(PyUnicode_READ(kind, data, i))
-        if not c:
-            return 0
-        k = k << 6 | c
-    return k
+    return name_key(kind, data, lo, hi, False)
 
 
 cdef int _lookup(int kind, void *data, Py_ssize_t lo, Py_ssize_t hi):

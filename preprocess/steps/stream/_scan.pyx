@@ -16,15 +16,8 @@ import html as _html
 from preprocess.steps.stream import names as N
 from preprocess.steps.stream import scan as _py
 
-cdef extern from "Python.h":
-    int PyUnicode_KIND(object)
-    void *PyUnicode_DATA(object)
-    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
-    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
-    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
-    Py_ssize_t PyUnicode_FindChar(object s, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end, int direction) except -2
-    int PyUnicode_4BYTE_KIND
-    int PyUnicode_1BYTE_KIND
+from preprocess.core._ucs cimport (Py_UNICODE_ISSPACE, PyUnicode_1BYTE_KIND, PyUnicode_4BYTE_KIND, PyUnicode_DATA,
+                                   PyUnicode_FindChar, PyUnicode_FromKindAndData, PyUnicode_KIND, PyUnicode_READ)
 
 _unescape = _html.unescape
 cdef dict _HTML5 = _html._html5  # html.unescape's own tables: the entity decoding below is its
