@@ -16,6 +16,11 @@ PYTHON="${PYTHON:-python3.11}"
 command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
 VENV="$ROOT/.venv"
 say() { printf '[setup] %s\n' "$*" >&2; }
+pip_q() {  # pip, its output in build/pip.log; shown when it fails
+  mkdir -p build
+  "$VENV/bin/python" -m pip install -q "$@" >>build/pip.log 2>&1 || {
+    tail -20 build/pip.log >&2; say "error: pip install $* failed (log: build/pip.log)"; exit 1; }
+}
 TEST=0
 case "${1:-}" in
   --test) TEST=1 ;;
@@ -33,13 +38,14 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 
 # the stamp covers what pip builds from: the project files and the learned cleaner's compiled part
-stamp="$VENV/.webprune-setup-$(cat pyproject.toml setup.py scripts/setup.sh preprocess/cleaners/learned/_*.pyx preprocess/cleaners/learned/_*.pxi preprocess/cleaners/learned/_*.h preprocess/steps/stream/_*.pyx preprocess/steps/stream/_*.pxi preprocess/lm/_*.pyx preprocess/steps/_*.pyx preprocess/steps/_*.h \
+stamp="$VENV/.webprune-setup-$(cat pyproject.toml setup.py scripts/setup.sh preprocess/cleaners/learned/_*.pyx preprocess/cleaners/learned/_*.pxi preprocess/cleaners/learned/_*.h preprocess/steps/stream/_*.pyx preprocess/steps/stream/_*.pxi preprocess/lm/_*.pyx preprocess/core/_*.pxd preprocess/steps/_*.pyx preprocess/steps/_*.h \
   | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
   say "installing Python packages (first run: a few minutes)"
-  "$VENV/bin/python" -m pip install -q --upgrade pip
-  "$VENV/bin/python" -m pip install -q --no-deps pyserini==1.6.0  # its jar and JVM bridge, not its dense stack
-  "$VENV/bin/python" -m pip install -q -e .
+  mkdir -p build && : >build/pip.log
+  pip_q --upgrade pip
+  pip_q --no-deps pyserini==1.6.0  # its jar and JVM bridge, not its dense stack
+  pip_q -e .  # (pip notes there that Pyserini's torch, transformers, ... are missing: webprune never imports them)
   "$VENV/bin/python" - <<'PY'
 from index.java import configure_java, java_binary, anserini_jar
 import subprocess
@@ -52,8 +58,8 @@ PY
 fi
 if [ "$TEST" = 1 ] && [ ! -f "$stamp-test" ]; then
   say "installing the test extra (pytest, moto, scikit-learn, Pyserini's own stack with torch==2.13.0)"
-  "$VENV/bin/python" -m pip install -q torch==2.13.0  # this machine's CPU wheel; anything else downloads CUDA
-  "$VENV/bin/python" -m pip install -q -e ".[test]"
+  pip_q torch==2.13.0  # this machine's CPU wheel; anything else downloads CUDA
+  pip_q -e ".[test]"
   touch "$stamp-test"
 fi
 if [ "$TEST" = 1 ] && ! command -v chromium >/dev/null 2>&1; then
