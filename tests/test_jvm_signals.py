@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT, local_run, shared
+from tests.conftest import local_run, shared
 
 pytestmark = pytest.mark.slow
 
@@ -55,7 +55,7 @@ def index(tmp_path_factory):
 
 def child(index, how: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", CHILD, str(index), str(shared("retrieval", "cacm", "topics.cacm.txt")), how],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+                          capture_output=True, text=True, cwd=index.parent, timeout=300)  # (a crash's hs_err file there)
 
 
 def test_ray_started_after_the_jvm_by_the_executor_leaves_the_jvm_its_signals(index):
