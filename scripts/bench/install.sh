@@ -11,8 +11,9 @@ ln -s "$(cd "$ROOT/../shared" && pwd)" "$WORK/shared"
 git clone -q "$ROOT" "$WORK/main" && git -C "$WORK/main" checkout -q "$REV"
 export PIP_CACHE_DIR="$WORK/pip-cache"
 cd "$WORK/main"
+first_command="$(sed -n '/^```bash$/{n;p;q}' README.md)"
 start=$(date +%s.%N)
-bash -c "$(sed -n '/^```bash$/{n;p;q}' README.md)" >"$WORK/first.log" 2>&1
+bash -c "$first_command" >"$WORK/first.log" 2>&1
 rc=$?
 first=$(echo "$(date +%s.%N) - $start" | bc)
 venv_mb=$(du -sm .venv | cut -f1)
@@ -23,7 +24,7 @@ second=$(echo "$(date +%s.%N) - $start" | bc)
 out="$ROOT/results/install/install-$REV.txt"
 {
   echo "# bash scripts/bench/install.sh $REV  ($(date -u +%F), $(nproc) cores, empty pip cache)"
-  echo "command: $(sed -n '/^```bash$/{n;p;q}' README.md)"
+  echo "command: $first_command"
   echo "exit: $rc"
   printf 'first run s: %.0f\n' "$first"
   echo "venv MB: $venv_mb"
