@@ -39,6 +39,7 @@ cdef Py_ssize_t MAX_SEARCH = _py.MAX_SEARCH
 
 def _flag(names, int bit):
     for name in names:
+        name = _intern(name)  # (scan_name's names are interned: _eq compares them by identity)
         _FLAGS[name] = _FLAGS.get(name, 0) | bit
 
 

@@ -1,7 +1,7 @@
 # (included by _scan.pyx) The tree rules for start and end tags (scan.py's _start, _raw, _end).
 
-cdef Py_ssize_t scan_start(Scanner self, str name, bint closing, Py_ssize_t i) except -2:
-    cdef int f = _FLAGS.get(name, 0)
+cdef Py_ssize_t scan_start(Scanner self, str name, int f, bint closing, Py_ssize_t i) except -2:
+    """A start tag ``name`` (its flags ``f``, as ``_FLAGS`` gives them) ending before ``i``."""
     cdef Py_ssize_t k
     if self.foreign:
         if not f & F_BREAKOUT:
@@ -19,13 +19,13 @@ cdef Py_ssize_t scan_start(Scanner self, str name, bint closing, Py_ssize_t i) e
     if self.select:
         if not f & F_SELECT_KEEPS:
             return i
-        if f & F_SELECT or name == "input" or name == "keygen" or name == "textarea" \
+        if f & F_SELECT or _eq(name, "input") or _eq(name, "keygen") or _eq(name, "textarea") \
                 or f & F_TABLE_STOP or f & (F_CELL | F_TR | F_TSECTION | F_CAPTION):
             self.pop_to(self.find(F_SELECT, None, 0))
             if f & F_SELECT:
                 return i
-        elif name == "option" or name == "optgroup":
-            if self.names and (self.names[len(self.names) - 1] == "option" or (name == "optgroup" and self.names[len(self.names) - 1] == "optgroup")):
+        elif _eq(name, "option") or _eq(name, "optgroup"):
+            if self.names and (_eq(<str> self.names[len(self.names) - 1], "option") or (_eq(name, "optgroup") and _eq(<str> self.names[len(self.names) - 1], "optgroup"))):
                 self.pop()
     if f & F_RAW:
         return scan_raw(self, name, f, i)
@@ -50,7 +50,7 @@ cdef Py_ssize_t scan_start(Scanner self, str name, bint closing, Py_ssize_t i) e
         k = self.find(F_CAPTION | F_TR | F_CELL, None, F_TABLE_STOP)
     elif f & F_BUTTON:
         k = self.find(F_BUTTON, None, F_SCOPE)
-    elif name == "a" or name == "nobr":
+    elif _eq(name, "a") or _eq(name, "nobr"):
         self.adopt(name)
     if k >= 0:
         self.pop_to(k)
@@ -67,11 +67,11 @@ cdef Py_ssize_t scan_start(Scanner self, str name, bint closing, Py_ssize_t i) e
 
 cdef Py_ssize_t scan_raw(Scanner self, str name, int f, Py_ssize_t i) except -2:
     cdef Py_ssize_t j, e
-    if name == "plaintext":
+    if _eq(name, "plaintext"):
         self.text(i, self.n, False)
         return self.n
-    j = scan_script_end(self, i) if name == "script" else scan_raw_end(self, i, name)
-    if name == "title":
+    j = scan_script_end(self, i) if _eq(name, "script") else scan_raw_end(self, i, name)
+    if _eq(name, "title"):
         t = self.s[i:j]
         if "&" in t:
             t = _unescape(t)
@@ -83,9 +83,9 @@ cdef Py_ssize_t scan_raw(Scanner self, str name, int f, Py_ssize_t i) except -2:
                 self.emit_str(t)
             elif self.noscript:
                 self.ns_chars += len(t)
-    elif name == "xmp" or name == "noembed" or (name == "noframes" and not self.in_head):
+    elif _eq(name, "xmp") or _eq(name, "noembed") or (_eq(name, "noframes") and not self.in_head):
         self.text(i, j, False)
-    elif name == "textarea":
+    elif _eq(name, "textarea"):
         if not self.in_head:
             t = self.s[i:j]
             self.body_chars += len(_unescape(t) if "&" in t else t)
@@ -96,12 +96,11 @@ cdef Py_ssize_t scan_raw(Scanner self, str name, int f, Py_ssize_t i) except -2:
     e = scan_tag(self, j + 2)
     return self.n if e < 0 else e
 
-cdef int scan_end(Scanner self, str name) except -1:
-    cdef int f = _FLAGS.get(name, 0)
+cdef int scan_end(Scanner self, str name, int f) except -1:
     cdef Py_ssize_t k
     if self.foreign:
         for k in range(len(self.names) - 1, max(<Py_ssize_t> len(self.names) - MAX_SEARCH, 0) - 1, -1):
-            if self.names[k] == name:
+            if _eq(<str> self.names[k], name):
                 self.pop_to(k)
                 return 0
             if <int> self.flags[k] & F_FOREIGN:
@@ -110,12 +109,12 @@ cdef int scan_end(Scanner self, str name) except -1:
             return 0
     if f & F_ROOT:
         return 0
-    if name == "br":
+    if _eq(name, "br"):
         return self.newline()
     if self.select:
         if f & F_SELECT:
             self.pop_to(self.find(F_SELECT, None, 0))
-        elif (name == "option" or name == "optgroup") and self.names and self.names[len(self.names) - 1] == name:
+        elif (_eq(name, "option") or _eq(name, "optgroup")) and self.names and _eq(<str> self.names[len(self.names) - 1], name):
             self.pop()
         return 0
     if f & F_P:

@@ -3,6 +3,7 @@
 cdef int scan_run(Scanner self) except -1:
     cdef Py_ssize_t i = 0, j, k, n = self.n
     cdef Py_UCS4 c, c2
+    cdef str name
     while i < n:
         j = scan_find_char(self, u'<', i)
         if j < 0:
@@ -14,14 +15,16 @@ cdef int scan_run(Scanner self) except -1:
             k = scan_tag(self, j + 1)
             if k < 0:
                 break
-            i = scan_start(self, scan_name(self, j + 1, self.name_end), self.closing, k)
+            name = scan_name(self, j + 1, self.name_end)
+            i = scan_start(self, name, self.name_flags, self.closing, k)
         elif c == u'/':
             c2 = self.at(j + 2) if j + 2 < n else 0
             if _alpha(c2):
                 k = scan_tag(self, j + 2)
                 if k < 0:
                     break
-                scan_end(self, scan_name(self, j + 2, self.name_end))
+                name = scan_name(self, j + 2, self.name_end)
+                scan_end(self, name, self.name_flags)
                 i = k
             elif c2 == u'>':
                 i = j + 3

@@ -9,9 +9,10 @@ text where ``scan.scan`` returns it untidied. ``tests/test_stream_scan.py`` chec
 output on every shared page and on random and cut pages.
 """
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memchr, memcpy
 
 import html as _html
+from sys import intern as _intern
 
 from preprocess.steps.stream import names as N
 from preprocess.steps.stream import scan as _py
@@ -45,6 +46,20 @@ cdef inline bint _plain(Py_UCS4 c) noexcept:
     return not (_text_space(c) or c == 0xa0 or c == 0x200b or c == 0x3000)
 
 
+cdef extern from "Python.h":
+    unsigned int PyUnicode_CHECK_INTERNED(object)
+
+
+cdef inline bint _eq(str a, str b) noexcept:
+    """``a == b`` for two element names: two interned strings are equal only if they are one object (the names of
+    the name cache and the flag table are interned), so most tests end at the identity."""
+    if a is b:
+        return True
+    if PyUnicode_CHECK_INTERNED(a) and PyUnicode_CHECK_INTERNED(b):
+        return False
+    return a == b
+
+
 cdef inline Py_UCS4 _low(Py_UCS4 c) noexcept:
     cdef unsigned int x = c
     return <Py_UCS4> (x + 32 if 65 <= x <= 90 else x)
@@ -76,6 +91,7 @@ cdef class Scanner:
     # the last tag read
     cdef Py_ssize_t name_end
     cdef bint closing
+    cdef int name_flags  # (scan_name) the flags of the name it returned
 
     def __cinit__(self):
         self.buf = NULL
@@ -103,6 +119,18 @@ cdef class Scanner:
 
     cdef inline Py_UCS4 at(self, Py_ssize_t i) noexcept:
         return PyUnicode_READ(self.kind, self.data, i)
+
+    cdef inline Py_ssize_t find_ascii(self, char ch, Py_ssize_t i, Py_ssize_t end) except -2:
+        """The first index of ``ch`` (ASCII) in ``s[i:end]``, or -1: ``memchr`` on a one-byte page."""
+        cdef const char *d
+        cdef const char *hit
+        if i >= end:
+            return -1
+        if self.kind == PyUnicode_1BYTE_KIND:
+            d = <const char *> self.data
+            hit = <const char *> memchr(d + i, ch, end - i)
+            return -1 if hit == NULL else hit - d
+        return PyUnicode_FindChar(self.s, <Py_UCS4> <unsigned char> ch, i, end, 1)
 
     # ------------------------------------------------------------------ output (dom.tidy_lines inline)
     cdef inline int put(self, Py_UCS4 c) except -1:
@@ -177,9 +205,16 @@ cdef class Scanner:
             if self.noscript:
                 self.ns_chars += j - i
             return 0
-        if decode and PyUnicode_FindChar(self.s, u'&', i, j, 1) >= 0:
-            return scan_unescape(self, i, j)
         k = i
+        if not self.pre:  # (markup's indentation: spaces alone are one space to ``tidy``, no reference to look for)
+            while k < j and _text_space(self.at(k)):
+                k += 1
+            if k == j:
+                return self.tidy(32)
+            if k > i:
+                self.tidy(32)
+        if decode and self.find_ascii(c'&', k, j) >= 0:
+            return scan_unescape(self, k, j)
         while k < j:
             c = self.at(k)
             if _plain(c) and not self.pending and self.len > self.line:
@@ -255,7 +290,7 @@ cdef class Scanner:
         cdef Py_ssize_t top = len(self.names)
         for k in range(top - 1, max(top - MAX_SEARCH, 0) - 1, -1):
             f = self.flags[k]
-            if (f & targets) or (name is not None and self.names[k] == name):
+            if (f & targets) or (name is not None and _eq(<str> self.names[k], name)):
                 return k
             if f & stops:
                 return -1

@@ -61,9 +61,7 @@ cdef bint scan_closes(Scanner self, Py_ssize_t j, str name) except -1:
     return _ws(c) or c == u'/' or c == u'>'
 
 cdef inline Py_ssize_t scan_find_char(Scanner self, Py_UCS4 ch, Py_ssize_t i) except -2:
-    if i >= self.n:
-        return -1
-    return PyUnicode_FindChar(self.s, ch, i, self.n, 1)
+    return self.find_ascii(<char> ch, i, self.n)
 
 cdef enum:
     NAME_SLOTS = 512  # a power of two
@@ -71,13 +69,14 @@ cdef enum:
 
 cdef unsigned char _name_len[NAME_SLOTS]
 cdef char _name_key[NAME_SLOTS][NAME_LONGEST]
+cdef int _name_flags[NAME_SLOTS]
 cdef list _name_str = [None] * NAME_SLOTS
 
 
 cdef str scan_name(Scanner self, Py_ssize_t i, Py_ssize_t j):
-    """``scan.lower(s[i:j])`` (a slice, lower-cased only where it has capitals). An ASCII name of up to 16
-    characters comes from a small cache keyed by its lower-cased characters: the same string object each time,
-    so its hash is computed once and comparisons find it by identity."""
+    """``scan.lower(s[i:j])`` (a slice, lower-cased only where it has capitals), its ``_FLAGS`` in ``name_flags``.
+    An ASCII name of up to 16 characters comes from a small cache keyed by its lower-cased characters, with its
+    flags: the same interned string object each time, so comparisons (``_eq``) end at the identity."""
     cdef Py_ssize_t k, n = j - i
     cdef Py_UCS4 c
     cdef char key[NAME_LONGEST]
@@ -85,11 +84,11 @@ cdef str scan_name(Scanner self, Py_ssize_t i, Py_ssize_t j):
     cdef unsigned int slot, x
     cdef str name
     if n > NAME_LONGEST or n <= 0:
-        return _name_of(self, i, j)
+        return _flagged_name(self, _name_of(self, i, j))
     for k in range(n):
         c = self.at(i + k)
         if c > 127:
-            return _name_of(self, i, j)
+            return _flagged_name(self, _name_of(self, i, j))
         x = <unsigned int> c + 32 if 65 <= c <= 90 else <unsigned int> c
         key[k] = <char> x
         h = (h ^ x) * 16777619u
@@ -99,12 +98,20 @@ cdef str scan_name(Scanner self, Py_ssize_t i, Py_ssize_t j):
         while k < n and _name_key[slot][k] == key[k]:
             k += 1
         if k == n:
+            self.name_flags = _name_flags[slot]
             return <str> _name_str[slot]
     name = _name_of(self, i, j)
-    name = _KNOWN_NAME.get(name, name)  # dict lookups then find _FLAGS's key by identity
+    known = _KNOWN_NAME.get(name)
+    name = _intern(name) if known is None else known  # _FLAGS's own key, or the name interned
     memcpy(_name_key[slot], key, n)
     _name_len[slot] = <unsigned char> n
     _name_str[slot] = name
+    _name_flags[slot] = self.name_flags = _FLAGS.get(name, 0)
+    return name
+
+
+cdef str _flagged_name(Scanner self, str name):
+    self.name_flags = _FLAGS.get(name, 0)
     return name
 
 
@@ -146,7 +153,7 @@ cdef Py_ssize_t scan_script_end(Scanner self, Py_ssize_t i) except -2:
     cdef Py_UCS4 c
     j = i
     while j < end:
-        j = PyUnicode_FindChar(self.s, u'<', j, end, 1)
+        j = self.find_ascii(c'<', j, end)
         if j < 0:
             break
         if scan_starts(self, j, "<!--"):
