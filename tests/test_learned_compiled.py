@@ -324,8 +324,8 @@ def test_kept_blocks_handed_to_tag_removal_are_the_lines_the_tree_path_writes(go
 
     made = []
 
-    def counting(*args):
-        made.append(kept_lines(*args))
+    def counting(*args, **kwargs):
+        made.append(kept_lines(*args, **kwargs))
         return made[-1]
 
     monkeypatch.setattr(cleaner, "kept_lines", counting)

@@ -16,13 +16,16 @@ _MAGIC = (
     (b"MM\x00*", "tiff"), (b"\x00\x00\x01\x00", "ico"), (b"\x00asm", "wasm"), (b"SQLite format 3\x00", "sqlite"),
 )
 
+_MAGICS = tuple(magic for magic, _ in _MAGIC)
+
 
 def binary_kind(payload: bytes) -> str | None:
     """The binary format the payload starts with, or None."""
     head = payload[:64]
-    for magic, kind in _MAGIC:
-        if head.startswith(magic):
-            return kind
+    if head.startswith(_MAGICS):  # (one test for the table; the loop names the first that matches)
+        for magic, kind in _MAGIC:
+            if head.startswith(magic):
+                return kind
     if head[4:8] == b"ftyp":
         return "mp4"
     if head[:4] == b"RIFF" and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):

@@ -103,7 +103,7 @@ class LearnedCleaner(Step):
         be built: the reader gave up, no block is left (tag removal writes the tree), or a text is not printable
         (``kept_lines`` would send it through the tree)."""
         page, _, info = raw.read_raw(doc.html, hints=self.hints)
-        if page is None or not page.texts or not all(t.isprintable() for t in page.texts):
+        if page is None or not page.texts or not "".join(page.texts).isprintable():  # (every text printable)
             self.stat_update("raw_given_up")
             return False
         latest = self.columns == len(self.names)
@@ -111,7 +111,7 @@ class LearnedCleaner(Step):
         if self.hints is not None:
             self.hints.count(info["dropped"], info["kept_large"])
         self.stat_update("raw_read")
-        doc.handed = kept_lines(page, kept, self.line_features)
+        doc.handed = kept_lines(page, kept, self.line_features, printable=True)
         doc.title, doc.html = info["title"] or "", None
         doc.meta.pop("noscript", None)  # (Decode's answer for the parse step, which this page skipped)
         return True
@@ -150,17 +150,17 @@ def keep_title(tree) -> None:
         head.append_child(title)
 
 
-def kept_lines(page, kept: list[int], link_density: bool) -> list[Line] | None:
+def kept_lines(page, kept: list[int], link_density: bool, printable: bool = False) -> list[Line] | None:
     """The lines tag removal writes from the kept blocks' paragraphs (:func:`_block_html`): each block's text as
     it is (single-spaced, stripped) and, with ``link_density``, its linked characters' share; None when a text
     holds a character other than printable ones and the space (what the tree's extraction might write
-    otherwise), so the paragraphs go through the tree. Equal to the tree's lines on every shared page
-    (``tests/test_learned_compiled.py``)."""
+    otherwise), so the paragraphs go through the tree (``printable``: every text is known to be). Equal to the
+    tree's lines on every shared page (``tests/test_learned_compiled.py``)."""
     texts, link_chars = page.texts, page.link_chars
     lines = []
     for i in kept:
         text = texts[i]
-        if not text.isprintable():
+        if not printable and not text.isprintable():
             return None
         if not link_density:
             lines.append(Line(text))
