@@ -41,6 +41,7 @@ from peers.pyplexity_runs import pyplexity, pyplexity_model  # noqa: E402
 
 PY = sys.executable
 HL = ["--drop-hinted", "--max-link-density", "0.5"]
+TAGS = ["--cleaner", "tags"]  # named: the default cleaner is the learned one
 CLUEWEB12_B13 = 52_200_000
 
 
@@ -110,8 +111,8 @@ def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list
     peer = pyplexity(6)
     lm = pyplexity_model()
     full = pyplexity(1, lm) if lm else None  # ~12 ms a page: the pages once
-    configs = [("tags", [], None), ("tags, lexbor tree path (WEBPRUNE_TREE_TAGS=1)", [], TREE),
-               ("tags " + " ".join(HL), HL, None)]
+    configs = [("tags", TAGS, None), ("tags, lexbor tree path (WEBPRUNE_TREE_TAGS=1)", TAGS, TREE),
+               ("tags " + " ".join(HL), [*TAGS, *HL], None)]
     configs += [(f"{c} " + " ".join(HL), ["--cleaner", c, *HL], None) for c in ("density", "blog", "sitediff", "feeds")]
     if model:
         configs.append(("full: density " + " ".join(HL) + " --prune-model M --max-perplexity 8000",
@@ -181,7 +182,7 @@ def part_scaling(bench: Path, repeat: int) -> dict:
     runs: dict[int, list[dict]] = {1: [], 2: []}
     for _ in range(repeat):  # 1 and 2 workers alternate, so a change in the machine's load hits both
         for w in (1, 2):
-            runs[w].append(run_cli(files, [], workers=w, hash_output=True))
+            runs[w].append(run_cli(files, TAGS, workers=w, hash_output=True))
     med = {w: sorted(rs, key=lambda s: s["records_per_s"])[len(rs) // 2] for w, rs in runs.items()}
     ratios = sorted(b["records_per_s"] / a["records_per_s"] for a, b in zip(runs[1], runs[2]))
     rows = [[f"tags, {w} worker(s)", f"{s['records']:,}", s["records_per_s"],
@@ -199,7 +200,7 @@ def old_driver_cpu(old: Path, files: list[Path], workers: int) -> tuple[float, i
     """Driver-process CPU of an older checkout's run_preprocess (it read, shipped and wrote every record)."""
     code = ("import json,sys,time,tempfile; from preprocess.driver.preprocess import run_preprocess; "
             "from preprocess.run.pipeline import CleanOptions; c=time.process_time(); "
-            f"r=run_preprocess({[str(f) for f in files]!r}, tempfile.mkdtemp(), CleanOptions(), workers={workers}, compress=True, "
+            f"r=run_preprocess({[str(f) for f in files]!r}, tempfile.mkdtemp(), CleanOptions(cleaner='tags'), workers={workers}, compress=True, "
             "progress=False); print(json.dumps({'cpu': time.process_time()-c, 'records': r['records']}))")
     proc = subprocess.run([PY, "-c", code], cwd=old, capture_output=True, text=True,
                           env=os.environ | {"PYTHONPATH": str(old)})
@@ -211,7 +212,7 @@ def old_driver_cpu(old: Path, files: list[Path], workers: int) -> tuple[float, i
 
 def part_driver(bench: Path, old: Path | None, new2: dict | None) -> None:
     files = pack_cleaning_pages(bench, files=8, copies=7, prefix="scale")
-    new = new2 or run_cli(files, [], workers=2)
+    new = new2 or run_cli(files, TAGS, workers=2)
     rows = [["this checkout (units read and write on the workers)", f"{new['records']:,}",
              new["driver"]["cpu_s"], new["driver"]["cpu_s_per_1000_records"], new["driver"]["peak_rss_mb"]]]
     if old:
@@ -226,7 +227,7 @@ def part_memory(bench: Path) -> None:
     one = pack_cleaning_pages(bench, files=1, copies=1, prefix="mem1")
     four = pack_cleaning_pages(bench, files=1, copies=4, prefix="mem4")
     rows = []
-    for label, args in (("tags", []), ("density " + " ".join(HL), ["--cleaner", "density", *HL])):
+    for label, args in (("tags", TAGS), ("density " + " ".join(HL), ["--cleaner", "density", *HL])):
         for name, files in (("1x", one), ("4x", four)):
             s = run_cli(files, args, workers=1)
             rows.append([label, f"{name} ({s['records']:,} records, {files[0].stat().st_size / 1e6:.0f} MB gz)",
