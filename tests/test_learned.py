@@ -300,3 +300,10 @@ def test_a_pages_training_sample_does_not_move_when_another_page_changes():
     assert not np.array_equal(one[:tl.MAX_BLOCKS], other[:tl.MAX_BLOCKS])  # page a's own sample did change
     assert not np.array_equal(one[:tl.MAX_BLOCKS], one[tl.MAX_BLOCKS:2 * tl.MAX_BLOCKS])  # each view its own draw
     assert not np.array_equal(rows(200, seed=1)[-tl.MAX_BLOCKS:], one[-tl.MAX_BLOCKS:])  # another seed, another one
+
+
+def test_training_reads_gold_pages_through_decode_and_parse_only():
+    """The trainer's pages are the parsed pages every cleaner starts from, whatever the default cleaner is."""
+    import scripts.tools.train_learned as tl
+
+    assert [s.name for s in tl.reading_steps()] == ["decode", "parse"]

@@ -43,7 +43,7 @@ def main(argv=None) -> int:
     raws = [strip_wrapper(p.raw()) for p in pages]  # (raw(): WCXB's pages are gzipped)
     model = load_model(args.model)
     vocab = TokenVocab(model.vocab)
-    pre = build_steps(CleanOptions(), stop_before="tags")
+    pre = build_steps(CleanOptions(cleaner="tags"), stop_before="tags")
     cpu = dict.fromkeys(("decode+parse", "split_body", "page_features", "model"), 0.0)
     for raw in raws:
         t = time.process_time()
@@ -65,7 +65,7 @@ def main(argv=None) -> int:
         model.keep(X[:, :len(model.features)])  # (a model from before the heading columns: not its)
         cpu["model"] += time.process_time() - t
     for name, opts in (("pipeline --cleaner learned", CleanOptions(cleaner="learned", learned_model=args.model)),
-                       ("pipeline --cleaner tags", CleanOptions())):
+                       ("pipeline --cleaner tags", CleanOptions(cleaner="tags"))):
         docs = [Document(id=str(i), content_type="text/html", raw=r) for i, r in enumerate(raws)]
         t = time.process_time()
         Pipeline(opts).process(docs)

@@ -85,7 +85,7 @@ def prune(model: Path, pages: int) -> None:
     pair = step.scorer.pair("ja")
     if pair is None:
         return
-    plain = Pipeline(CleanOptions().check())
+    plain = Pipeline(CleanOptions(cleaner="tags").check())
     for d in docs()[:pages]:
         doc = plain.run([d], Stats())[0]
         sents = [s for _, s in sentences_of_lines(doc.lines)]

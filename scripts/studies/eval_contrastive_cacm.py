@@ -87,7 +87,7 @@ def main() -> None:
     for name, (inputs, opts) in variants.items():
         one(name, inputs, opts)
     wet = write_wet(a.out / "tags" / "pre" / "collection", a.out / "cacm-web-tags.wet.gz")
-    one("WET of tags (no DOM)", [wet], CleanOptions())
+    one("WET of tags (no DOM)", [wet], CleanOptions(cleaner="tags"))
     one("WET of tags + contrastive (no DOM)", [wet], CleanOptions(prune_model=str(model)))
     result = evaluate(str(shared_data("retrieval", "cacm", "qrels.cacm.txt")), runs, baseline="tags",
                       metrics=["P@5", "P@10", "AP", "nDCG@10"], alpha=0.05)

@@ -158,7 +158,7 @@ def raw_blocks(html: str, tree_rules: bool) -> RawBlocks:
 
 def decoded_pages(shared, name: str, limit: int | None):
     """The decoded text of each page of a gold set that decodes (the product's own decode step)."""
-    decode = build_steps(CleanOptions(), stop_before="parse")
+    decode = build_steps(CleanOptions(cleaner="tags"), stop_before="parse")
     for page in gold_pages(shared, [name])[:limit]:
         docs = run_steps(decode, [Document(id="p", content_type="text/html", raw=strip_wrapper(page.raw()))])
         if docs and docs[0].html is not None:

@@ -63,7 +63,7 @@ def first_difference(a: Page, b: Page) -> str:
 def decoded_pages(shared, set_name: str, limit: int = 0):
     """(page file, decoded html, the Decode step's document) of a set's pages, as the pipeline decodes them;
     the html is None where lexbor decodes the bytes itself (not a strict decode: not read raw)."""
-    decode = build_steps(CleanOptions(), stop_before="parse")
+    decode = build_steps(CleanOptions(cleaner="tags"), stop_before="parse")
     pages = gold_pages(shared, [set_name])
     for gp in pages[:limit] if limit else pages:
         docs = run_steps(decode, [Document(id="p", content_type="text/html", raw=strip_wrapper(gp.raw()))])
@@ -111,7 +111,7 @@ def main(argv=None) -> int:
         shared = shared_data()
     except FileNotFoundError as e:
         ap.error(str(e))
-    parse = build_steps(CleanOptions(), stop_before="tags")[1:2]  # (the parse step alone)
+    parse = build_steps(CleanOptions(cleaner="tags"), stop_before="tags")[1:2]  # (the parse step alone)
     print("| set | pages | read raw | mismatches | the tree's way: parse + serialisation + scans, ms a page | "
           "a raw reading's floor: the scan over the raw page | the reader | its readings given up | "
           "top reasons given up |\n|---|---:|---:|---:|---:|---:|---:|---:|---|")

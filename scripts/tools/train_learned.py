@@ -125,8 +125,13 @@ class TrainPage:
     views: list      # (blocks, title, labels, weights, head) as is and after the hint rule
 
 
+def reading_steps() -> list:
+    """Decode and parse, as every run does (named ``tags``: the default cleaner, learned, would clean the page)."""
+    return build_steps(CleanOptions(cleaner="tags"), stop_before="tags")
+
+
 def read_sets(shared: Path, sets: list[str]) -> dict[str, list[TrainPage]]:
-    steps = build_steps(CleanOptions(), stop_before="tags")  # decode + parse, as every run does
+    steps = reading_steps()
     out = {}
     for s in sets:
         t0 = time.perf_counter()
