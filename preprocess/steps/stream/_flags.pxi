@@ -75,5 +75,3 @@ _flag(("html", "head", "body"), F_ROOT)
 _flag(("li",), F_LI)
 _flag(("p",), F_P)
 _flag(("br", "hr"), F_BR)
-
-cdef dict _KNOWN_NAME = {name: name for name in _FLAGS}  # a name read from the page -> _FLAGS's own key

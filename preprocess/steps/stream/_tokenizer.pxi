@@ -100,9 +100,7 @@ cdef str scan_name(Scanner self, Py_ssize_t i, Py_ssize_t j):
         if k == n:
             self.name_flags = _name_flags[slot]
             return <str> _name_str[slot]
-    name = _name_of(self, i, j)
-    known = _KNOWN_NAME.get(name)
-    name = _intern(name) if known is None else known  # _FLAGS's own key, or the name interned
+    name = _intern(_name_of(self, i, j))  # (_FLAGS's own key for a known name: its keys are interned)
     memcpy(_name_key[slot], key, n)
     _name_len[slot] = <unsigned char> n
     _name_str[slot] = name
