@@ -79,6 +79,10 @@ def main() -> None:
     ap.add_argument("--checkout", type=Path, default=None, help="older code to count beside this checkout")
     ap.add_argument("--child", choices=(*PARTS, "none"), help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.every < 1:
+        ap.error(f"--every {a.every}: give 1 or more")
+    if a.checkout is not None and not (a.checkout / "preprocess").is_dir():
+        ap.error(f"--checkout {a.checkout}: not a webprune checkout (no preprocess/ in it)")
     if a.child:
         return child(a.child, a.every)
     if shutil.which("valgrind") is None:
