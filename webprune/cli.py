@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import Callable
 
 from preprocess.config import options
 from preprocess.config import params  # cheap: no Ray, no JVM
@@ -158,37 +159,48 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
     if a.verbose == 0:
         logging.getLogger("webprune").setLevel(logging.INFO)
-    try:
-        return run_command(a)
-    finally:
-        if from_console:  # the process exits next (after an error too): Ray goes now, quicker than by its exit hook
+    ended = []
+
+    def end_ray() -> None:  # once: before an error's line, else as the command returns
+        if from_console and not ended:  # the process exits next: Ray goes now, quicker than by its exit hook
             from preprocess.runtime.executor import shutdown_ray_at_exit
 
+            ended.append(True)
             shutdown_ray_at_exit()
+    try:
+        return run_command(a, before_last_line=end_ray)
+    finally:
+        end_ray()
 
 
-def run_command(a) -> int:
-    """The parsed command run; its exit status (an error: one line on stderr, never a traceback)."""
+def run_command(a, before_last_line: Callable[[], None] | None = None) -> int:
+    """The parsed command run; its exit status (an error: one line on stderr, never a traceback).
+    ``before_last_line`` runs before an error's line is printed (the console command ends Ray there, so that
+    nothing of Ray's shutdown follows the line)."""
     from preprocess.runtime.interrupt import SigtermInterrupts, exit_status
+
+    def last_line(text: str) -> None:
+        if before_last_line:
+            before_last_line()
+        print(text, file=sys.stderr)
 
     try:
         with SigtermInterrupts():  # SIGTERM stops a command as Ctrl-C does
             return a.func(a)
     except KeyboardInterrupt as exc:
         resumable = a.command in ("preprocess", "run", "lm", "example")
-        print(f"webprune {a.command}: interrupted" + ("; run the same command again to resume" if resumable else ""),
-              file=sys.stderr)
+        last_line(f"webprune {a.command}: interrupted" + ("; run the same command again to resume" if resumable else ""))
         return exit_status(exc)
     except USER_ERRORS as exc:
         if a.debug:
             raise
-        print(f"webprune {a.command}: error: {exc}", file=sys.stderr)
+        last_line(f"webprune {a.command}: error: {exc}")
         return 2
     except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback with --debug
         if a.debug:
             raise
-        print(f"webprune {a.command}: internal error: {type(exc).__name__}: {exc} (run again with --debug for "
-              "the traceback, and please report it)", file=sys.stderr)
+        last_line(f"webprune {a.command}: internal error: {type(exc).__name__}: {exc} (run again with --debug for "
+                  "the traceback, and please report it)")
         return 1
 
 

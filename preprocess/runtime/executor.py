@@ -16,6 +16,7 @@ progress bar at once, a log line after 30 s), so a shorter run without a bar sta
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -309,6 +310,24 @@ def shutdown_ray_at_exit() -> None:
     ray = sys.modules.get("ray")
     if ray is not None and ray.is_initialized():
         try:
-            ray.shutdown()
+            with _stderr_silenced():  # the core worker's lines on tasks it fails as it stops are no news to a user
+                ray.shutdown()
         except (KeyboardInterrupt, Exception):  # a second Ctrl-C, or Ray gone already: the process exits anyway
             pass
+
+
+@contextlib.contextmanager
+def _stderr_silenced():
+    """File descriptor 2 (Python's and C++'s writes alike) to /dev/null for the block, then back."""
+    import sys
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        sys.stderr.flush()  # what Python buffered in the block goes to /dev/null too
+        os.dup2(saved, 2)
+        os.close(saved)
