@@ -129,3 +129,17 @@ def test_a_model_object_of_another_layout_is_refused_and_the_python_loop_runs(pa
         warnings.simplefilter("always")
         assert P.compiled_pair(pair.content, pair.boiler, pair.vocab) is None
     assert "built against KenLM 0.0.0" in str(caught[0].message)
+
+
+def test_a_small_pair_is_read_into_memory_a_large_one_mapped_with_the_same_scores(model, monkeypatch):
+    folder = model[0] / "en"
+    read = P.Pair(folder)
+    monkeypatch.setattr(P, "READ_UP_TO", (folder / P.CONTENT).stat().st_size)  # both files: over it
+    mapped = P.Pair(folder)
+    assert read.read and not mapped.read
+    pages = sorted(shared("cleaning", "dragnet", "input").glob("*.html"))[:300]
+    docs = [Document(id=f.stem, content_type="text/html", raw=f.read_bytes()) for f in pages]
+    norms = [n for row in Pipeline(CleanOptions()).process(docs)[0] for n in normalize_many(row["contents"].split("\n"))]
+    assert len(norms) > 5000
+    assert same(read.score_worded(norms), mapped.score_worded(norms))
+    assert same(read.score_many_python(norms[:2000]), mapped.score_many_python(norms[:2000]))
