@@ -9,7 +9,12 @@ then ``--repeat`` rounds, the two loads alternating in order, CPU time (``time.p
 ``CompiledPair.score_many`` (the pruner's call). Printed: each round's ms/page, each round's ratio read / mapped,
 their median, and the process's AnonHugePages.
 
-Usage: .venv/bin/python scripts/bench/bench_pair_load.py [--model build/models/crawl] [--repeat 8]
+``--pipeline``: the same comparison inside the pipeline, where the other steps run between the pruner's calls:
+two recommended pipelines, one whose pair is read and one whose pair is mapped, each fed its own copy of every
+batch of 64 records as ``webprune preprocess`` reads them (the two in turns, the order alternating by batch); the
+prune step's CPU time of each, summed over ``--repeat`` passes over the file, and each pass's ratio.
+
+Usage: .venv/bin/python scripts/bench/bench_pair_load.py [--model build/models/crawl] [--repeat 8] [--pipeline]
 """
 from __future__ import annotations
 
@@ -55,6 +60,48 @@ def loaded(folder: Path, read: bool):
     return pair
 
 
+def pipeline_rounds(warc: Path, flags: str, repeat: int) -> None:
+    from preprocess.core.stats import Stats
+    from preprocess.lm import pair as P
+    from preprocess.run.pipeline import Pipeline
+    from scripts.bench.profile_steps import records, take
+
+    pipes = {}
+    for name, limit in (("read", P.READ_UP_TO), ("mapped", -1)):
+        saved, P.READ_UP_TO = P.READ_UP_TO, limit
+        try:
+            pipes[name] = Pipeline(options_of(flags)).steps
+            prune = pipes[name][-1]
+            assert prune.name == "prune" and prune.scorer.pair(prune.scorer.main).read == (name == "read")
+        finally:
+            P.READ_UP_TO = saved
+    ratios = []
+    for rnd in range(repeat):
+        cpu = {k: 0.0 for k in pipes}
+        readers = {k: records(warc, Stats()) for k in pipes}
+        k = 0
+        while True:
+            order = ("read", "mapped") if (k + rnd) % 2 == 0 else ("mapped", "read")
+            batches = {name: take(readers[name], 64) for name in order}
+            if not batches[order[0]]:
+                break
+            for name in order:
+                batch, steps = batches[name], pipes[name]
+                for step in steps[:-1]:
+                    step.stats = Stats()
+                    batch = list(step.run(batch))
+                steps[-1].stats = Stats()
+                t = time.process_time()
+                batch = list(steps[-1].run(batch))
+                cpu[name] += time.process_time() - t
+            k += 1
+        ratios.append(cpu["read"] / cpu["mapped"])
+        print(f"pass {rnd + 1}: prune CPU read {cpu['read']:.2f} s, mapped {cpu['mapped']:.2f} s, "
+              f"read / mapped {ratios[-1]:.3f}", flush=True)
+    print(f"prune step, read / mapped per pass: {' '.join(f'{x:.2f}' for x in ratios)}; "
+          f"median {statistics.median(ratios):.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", type=Path, default=ROOT / "build" / "models" / "crawl")
@@ -62,8 +109,12 @@ def main() -> None:
     ap.add_argument("--warc", type=Path, default=ROOT / "build" / "bench" / "cleaning.warc.gz")
     ap.add_argument("--rec-flags", default=REC_FLAGS.replace(str(ROOT / "build" / "models" / "crawl"), "{model}"))
     ap.add_argument("--repeat", type=int, default=8)
+    ap.add_argument("--pipeline", action="store_true", help="inside the pipeline, batch by batch (see above)")
     a = ap.parse_args()
     from preprocess.lm.pair import LOG2_10
+
+    if a.pipeline:
+        return pipeline_rounds(a.warc, a.rec_flags.format(model=a.model), a.repeat)
 
     pages = sentences(a.warc, a.rec_flags.format(model=a.model))
     folder = a.model / a.lang
