@@ -399,6 +399,55 @@ def test_the_console_command_ends_ray_itself_after_an_error_too(files, capsys, m
     assert (code, ended) == ({"user error": 2, "bug": 1, "none": 0}[failure], [True]), capsys.readouterr().err
 
 
+@pytest.mark.parametrize("failure", ["user error", "interrupt"])
+def test_the_console_commands_last_line_is_its_own_whatever_rays_shutdown_prints(files, capfd, monkeypatch, failure):
+    """Ray is ended before the error's (or interruption's) line, and what its shutdown writes to file descriptor 2
+    (the driver's core worker, C++) is not shown: a stand-in Ray writes there as it shuts down."""
+    import types
+
+    from webprune import commands
+
+    def noisy_shutdown():
+        os.write(2, b"task_manager.cc:1545: Failed to push error to driver for task ...\n")
+        print("(raylet) worker exiting", file=sys.stderr)
+        fake.up = False
+    fake = types.SimpleNamespace(up=True, shutdown=noisy_shutdown)
+    fake.is_initialized = lambda: fake.up
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    if failure == "interrupt":
+        def interrupted(a):
+            raise KeyboardInterrupt
+        monkeypatch.setattr(commands, "cmd_eval", interrupted)
+    monkeypatch.setattr(sys, "argv", ["webprune", "eval", "-q", str(files / "qrels.txt"), str(files / "run.txt"),
+                                      "--metrics", "FOO" if failure == "user error" else "P@1"])
+    code = main()
+    err = capfd.readouterr().err
+    assert not fake.up and "task_manager" not in err and "raylet" not in err, err
+    assert err.strip().splitlines()[-1].startswith("webprune eval: " + ("error" if failure == "user error" else
+                                                                        "interrupted")), err
+    assert code == (2 if failure == "user error" else 130), err
+    print("after", file=sys.stderr)  # the descriptor is back
+    assert capfd.readouterr().err == "after\n"
+
+
+def test_stderr_is_silenced_only_in_the_block_and_a_closed_one_is_no_error(capfd):
+    from preprocess.runtime.executor import _stderr_silenced
+
+    with _stderr_silenced():
+        os.write(2, b"from C\n")
+        print("from Python", file=sys.stderr)
+    print("after", file=sys.stderr)
+    assert capfd.readouterr().err == "after\n"
+    saved = os.dup(2)
+    try:
+        os.close(2)
+        with _stderr_silenced():
+            pass
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def test_eval_cleaning_with_an_unknown_tool_says_so_in_one_line(capsys):
     from eval.cleaning.cli import main as eval_cleaning
 

@@ -318,16 +318,22 @@ def shutdown_ray_at_exit() -> None:
 
 @contextlib.contextmanager
 def _stderr_silenced():
-    """File descriptor 2 (Python's and C++'s writes alike) to /dev/null for the block, then back."""
+    """File descriptor 2 and ``sys.stderr`` (C++'s writes and Python's) to /dev/null for the block, then back."""
     import sys
 
-    sys.stderr.flush()
-    saved = os.dup(2)
     try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 2)
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):  # no stderr at all (`2>&-`): nothing to silence
         yield
-    finally:
-        sys.stderr.flush()  # what Python buffered in the block goes to /dev/null too
-        os.dup2(saved, 2)
-        os.close(saved)
+        return
+    python_stderr = sys.stderr
+    with open(os.devnull, "w") as null:
+        try:
+            os.dup2(null.fileno(), 2)
+            sys.stderr = null  # (whatever sys.stderr is now: the descriptor's, or a stream of its own)
+            yield
+        finally:
+            sys.stderr = python_stderr
+            os.dup2(saved, 2)
+            os.close(saved)
