@@ -43,18 +43,24 @@ def sentences(warc: Path, flags: str) -> list[list[str]]:
     return [normalize_many([s for _, s in sentences_of_lines(d.lines)]) for d in docs]
 
 
+def with_load(read: bool, make):
+    """``make()`` with every pair it loads read or mapped, whatever its size: ``Pair`` chooses by ``READ_UP_TO``,
+    which is set for the call."""
+    from preprocess.lm import pair as P
+
+    saved = P.READ_UP_TO
+    P.READ_UP_TO = (1 << 62) if read else -1
+    try:
+        return make()
+    finally:
+        P.READ_UP_TO = saved
+
+
 def loaded(folder: Path, read: bool):
-    import kenlm
+    from preprocess.lm.pair import Pair
 
-    from preprocess.lm.pair import BOILER, CONTENT, Pair
-
-    pair = Pair(folder)
-    config = kenlm.Config()
-    config.load_method = kenlm.LoadMethod.READ if read else kenlm.LoadMethod.POPULATE_OR_READ
-    pair.content, pair.boiler = (kenlm.Model(str(folder / f), config) for f in (CONTENT, BOILER))
-    from preprocess.lm.pair import compiled_pair
-
-    pair._compiled = compiled_pair(pair.content, pair.boiler, pair.vocab)
+    pair = with_load(read, lambda: Pair(folder))
+    assert pair.read == read
     if pair._compiled is None:
         sys.exit("the compiled pair is not built (scripts/setup.sh): nothing to compare")
     return pair
@@ -62,19 +68,18 @@ def loaded(folder: Path, read: bool):
 
 def pipeline_rounds(warc: Path, flags: str, repeat: int) -> None:
     from preprocess.core.stats import Stats
-    from preprocess.lm import pair as P
     from preprocess.run.pipeline import Pipeline
     from scripts.bench.profile_steps import records, take
 
+    def steps_loaded():  # the pipeline, its pair loaded now (a pair loads on its first page otherwise)
+        steps = Pipeline(options_of(flags)).steps
+        assert steps[-1].name == "prune"
+        return steps, steps[-1].scorer.pair(steps[-1].scorer.main)
+
     pipes = {}
-    for name, limit in (("read", P.READ_UP_TO), ("mapped", -1)):
-        saved, P.READ_UP_TO = P.READ_UP_TO, limit
-        try:
-            pipes[name] = Pipeline(options_of(flags)).steps
-            prune = pipes[name][-1]
-            assert prune.name == "prune" and prune.scorer.pair(prune.scorer.main).read == (name == "read")
-        finally:
-            P.READ_UP_TO = saved
+    for name in ("read", "mapped"):
+        pipes[name], pair = with_load(name == "read", steps_loaded)
+        assert pair.read == (name == "read")
     ratios = []
     for rnd in range(repeat):
         cpu = {k: 0.0 for k in pipes}
