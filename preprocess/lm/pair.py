@@ -16,8 +16,8 @@ OOV = "_unk_"  # every word outside the shared vocabulary, in training text and 
 LOG2_10 = math.log2(10)
 _WORD = re.compile(r"\w")
 # a pair whose two files hold at most this many bytes is read into the worker's own memory (KenLM asks for huge
-# pages there: its lookups miss the TLB less, scoring ~15-20% quicker, docs/benchmarks.md "Contrastive scoring"),
-# a larger one memory-mapped (the page cache shared by every worker of a machine)
+# pages there: its lookups miss the TLB less; scoring took 0.86-0.93 of the mapped time, docs/benchmarks.md
+# "Contrastive scoring"), a larger one memory-mapped (the page cache shared by every worker of a machine)
 READ_UP_TO = 256 * 2**20
 
 
