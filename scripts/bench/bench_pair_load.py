@@ -116,7 +116,16 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=8)
     ap.add_argument("--pipeline", action="store_true", help="inside the pipeline, batch by batch (see above)")
     a = ap.parse_args()
-    from preprocess.lm.pair import LOG2_10
+    from preprocess.lm.pair import BOILER, CONTENT, LOG2_10
+
+    if a.repeat < 1:
+        ap.error(f"--repeat {a.repeat}: at least 1 round is needed")
+    missing = [str(a.model / a.lang / f) for f in (CONTENT, BOILER) if not (a.model / a.lang / f).is_file()]
+    if not a.warc.is_file():
+        ap.error(f"{a.warc} not found: pack the pages with scripts/tools/pack_cleaning_warc.py")
+    if missing:
+        ap.error(f"{', '.join(missing)} not found: train the model with `webprune lm train-crawl "
+                 "build/bench/cleaning.warc.gz -o build/models/crawl`")
 
     if a.pipeline:
         return pipeline_rounds(a.warc, a.rec_flags.format(model=a.model), a.repeat)
