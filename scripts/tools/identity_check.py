@@ -79,10 +79,12 @@ def build_inputs(work: Path) -> tuple[list[str], str, str]:
 
 
 def configurations(kenlm: str, contrastive: str) -> dict[str, dict]:
+    tags = {"cleaner": "tags"}  # (named: the default cleaner is the learned one)
     plain = {"prune_model": kenlm}
     contr = {"prune_model": contrastive}
     return {
-        "tags": {}, "tags+links": {"max_link_density": 0.5}, "tags+kitten": {"kitten": True},
+        "tags": tags, "tags+links": tags | {"max_link_density": 0.5}, "tags+kitten": tags | {"kitten": True},
+        "tags+hints": tags | {"drop_hinted": True}, "default": {},
         "density": {"cleaner": "density"}, "density+hints+links": {"cleaner": "density", "drop_hinted": True,
                                                                    "max_link_density": 0.3},
         "density+nokitten": {"cleaner": "density", "kitten": False},
@@ -91,13 +93,13 @@ def configurations(kenlm: str, contrastive: str) -> dict[str, dict]:
         "feeds": {"cleaner": "feeds"}, "feeds+hints": {"cleaner": "feeds", "drop_hinted": True},
         "learned": {"cleaner": "learned"}, "learned+hints": {"cleaner": "learned", "drop_hinted": True},
         "learned+links+kitten": {"cleaner": "learned", "max_link_density": 0.5, "kitten": True},
-        "tags+prune(t=1000)": plain | {"max_perplexity": 1000.0},
+        "tags+prune(t=1000)": plain | tags | {"max_perplexity": 1000.0},
         "density+prune(x=800)": plain | {"cleaner": "density", "prune_threshold": 800.0},
         "density+prune(adjusted,p=25,n=40)": plain | {"cleaner": "density", "prune_score": "adjusted",
                                                       "prune_percentile": 25.0, "prune_sample_docs": 40},
         "density+links+prune(p=20)": plain | {"cleaner": "density", "max_link_density": 0.5,
                                               "prune_percentile": 20.0},
-        "tags+prune(contrastive)": contr,
+        "tags+prune(contrastive)": contr | tags,
         "density+prune(contrastive,x=1.5)": contr | {"cleaner": "density", "prune_threshold": 1.5},
         "density+prune(contrastive,p=30)": contr | {"cleaner": "density", "prune_percentile": 30.0,
                                                     "prune_sample_docs": 50},
