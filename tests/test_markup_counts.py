@@ -63,3 +63,29 @@ def test_garbage_is_counted_alike_from_the_bytes():
     page = b"<html><body>" + "\ufffd".encode() * 500 + b"</body></html>"
     docs = list(Decode().run([Document(id="c", content_type="text/html", raw=page)]))
     assert docs == []
+
+
+def test_the_compiled_nesting_depth_is_used_and_equals_its_pattern_on_shared_pages():
+    """Every shared page at a low stop (where each count ends early or runs to the page's end), and the pages of
+    more than 20,000 tags (those the decode step measures at its default --max-depth) in full."""
+    assert decode.nesting_depth is _markup.nesting_depth
+    n = big = 0
+    for data in page_bytes():
+        assert _markup.nesting_depth(data, 5) == decode.nesting_depth_python(data, 5)
+        if data.count(b"<") > 20_000:
+            assert _markup.nesting_depth(data, 20_000) == decode.nesting_depth_python(data, 20_000) > 20
+            big += 1
+        n += 1
+    assert n > 4000 and big >= 2
+
+
+def test_the_compiled_nesting_depth_equals_its_pattern_on_random_markup_and_edges():
+    rng = random.Random(11)
+    alphabet = b"<>/abrdtpPlLiIBRDT1 x\n=\"'"
+    samples = [b"", b"<", b"</", b"<a/", b"<//a>", b"<a<b>", b"</p/>", b"<br/>", b"<BR>", b"<a/ >", b"<a / >",
+               b"<" + b"a" * 20 + b">", b"<a" + b"b" * 15 + b"br>", b"<basefont><bgsound><BaseFonT></basefont1>",
+               b"<div>" * 50 + b"</div>" * 60 + b"<div>" * 3]
+    samples += [bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 50))) for _ in range(30_000)]
+    for data in samples:
+        for stop in (0, 1, 3, 100):
+            assert _markup.nesting_depth(data, stop) == decode.nesting_depth_python(data, stop), (data, stop)

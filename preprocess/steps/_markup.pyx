@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Decode's counts over a payload: compiled twin of ``decode.markup_counts_python``."""
+"""Decode's counts over a payload: compiled twins of ``decode.markup_counts_python`` and
+``decode.nesting_depth_python``."""
 from libc.string cimport memchr
 
 cdef extern from "string.h" nogil:
@@ -28,3 +29,85 @@ def markup_counts(const unsigned char[::1] data):
                 replaced += 1
             q = <const unsigned char *> memchr(q + 1, 0xEF, end - q - 1) if q + 1 < end else NULL
     return tags, replaced, memmem(p, n, b"<noscript", 9) != NULL
+
+
+# names of elements that never hold others (void) or that the parser closes for the next one of their kind:
+# decode._NOT_NESTING, each at most 8 bytes, as the little-endian number of its bytes
+cdef list _NOT_NESTING = sorted(int.from_bytes(name, "little") for name in (
+    b"area base br col embed hr img input link meta param source track wbr basefont bgsound frame keygen p li dt dd "
+    b"option tr td th".split()))
+cdef unsigned long long _not_nesting[32]
+cdef Py_ssize_t _n_not_nesting = len(_NOT_NESTING)
+assert _n_not_nesting <= 32
+for _k, _v in enumerate(_NOT_NESTING):
+    _not_nesting[_k] = _v
+
+
+cdef inline bint _letter(unsigned char c) noexcept nogil:
+    return (65 <= c <= 90) or (97 <= c <= 122)
+
+
+cdef inline bint _alnum(unsigned char c) noexcept nogil:
+    return _letter(c) or (48 <= c <= 57)
+
+
+cdef inline bint _nests(const unsigned char *name, Py_ssize_t n) noexcept nogil:
+    """Whether a tag name (ASCII letters and digits, lower-cased here) is not one of ``_NOT_NESTING``."""
+    cdef unsigned long long key = 0
+    cdef Py_ssize_t k
+    if n > 8:
+        return True
+    for k in range(n):
+        key |= (<unsigned long long> (name[k] + 32 if 65 <= name[k] <= 90 else name[k])) << (8 * k)
+    for k in range(_n_not_nesting):
+        if _not_nesting[k] == key:
+            return False
+    return True
+
+
+def nesting_depth(const unsigned char[::1] data, Py_ssize_t stop):
+    """``decode.nesting_depth_python`` over ``data``: every match of its ``_TAG`` pattern, in order, found as
+    ``re.finditer`` finds them (a ``<``, ``/`` or not, a letter and up to 15 letters or digits as the name, then
+    the first ``>`` before any ``<``, self-closing when ``/`` is just before it), the same count."""
+    cdef Py_ssize_t n = data.shape[0], i = 0, j, p, name_at, name_end, depth = 0, deepest = 0
+    cdef const unsigned char *s
+    cdef const unsigned char *q
+    cdef bint closing, self_closing
+    if n == 0:
+        return 0
+    s = &data[0]
+    while i < n:
+        q = <const unsigned char *> memchr(s + i, 60, n - i)  # "<"
+        if q == NULL:
+            break
+        i = q - s
+        j = i + 1
+        closing = j < n and s[j] == 47  # "/"
+        if closing:
+            j += 1
+        if j >= n or not _letter(s[j]):
+            i += 1
+            continue
+        name_at = j
+        j += 1
+        while j < n and j - name_at < 16 and _alnum(s[j]):
+            j += 1
+        name_end = j
+        p = j  # the lazy run up to ">", "/>" taken first
+        while p < n and s[p] != 62 and s[p] != 60 and not (s[p] == 47 and p + 1 < n and s[p + 1] == 62):
+            p += 1
+        if p >= n or s[p] == 60:  # no ">" before the next "<" (or the end): no match here
+            i = p
+            continue
+        self_closing = s[p] == 47
+        i = p + 2 if self_closing else p + 1
+        if self_closing or not _nests(s + name_at, name_end - name_at):
+            continue
+        depth += -1 if closing else 1
+        if depth > deepest:
+            deepest = depth
+            if deepest > stop:
+                break
+        elif depth < 0:
+            depth = 0
+    return deepest

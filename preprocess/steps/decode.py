@@ -43,9 +43,10 @@ _NOT_NESTING = frozenset(b"area base br col embed hr img input link meta param s
                          b"frame keygen p li dt dd option tr td th".split())
 
 
-def nesting_depth(payload: bytes, stop: int) -> int:
+def nesting_depth_python(payload: bytes, stop: int) -> int:
     """An estimate of how deep the page's elements nest (open minus closed tags, void and self-closing ones
-    left out); stops counting once past ``stop``. Only run on pages with more than ``stop`` tags."""
+    left out); stops counting once past ``stop``. Only run on pages with more than ``stop`` tags. The reference
+    of the compiled ``_markup.nesting_depth``, which finds the pattern's matches without the regex engine."""
     depth = deepest = 0
     for m in _TAG.finditer(payload):
         if m.group(3) or m.group(2).lower() in _NOT_NESTING:
@@ -67,11 +68,11 @@ def markup_counts_python(payload: bytes) -> tuple[int, int, bool]:
 
 
 try:
-    from preprocess.steps._markup import markup_counts
-except ImportError:  # not built (no C compiler): the same counts in three passes
-    markup_counts = markup_counts_python
+    from preprocess.steps._markup import markup_counts, nesting_depth
+except ImportError:  # not built (no C compiler): the same counts in three passes, the depth by the pattern
+    markup_counts, nesting_depth = markup_counts_python, nesting_depth_python
 if os.environ.get("WEBPRUNE_PURE_PYTHON"):
-    markup_counts = markup_counts_python
+    markup_counts, nesting_depth = markup_counts_python, nesting_depth_python
 
 
 def mime_type(content_type: str) -> str:
