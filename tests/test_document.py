@@ -20,6 +20,9 @@ def test_set_text_gives_the_non_empty_lines_whether_or_not_they_are_read():
         assert lazy.empty == read.empty == (not want)
         assert lazy.to_json() | {"id": "y"} == read.to_json()
         assert [ln.text for ln in lazy.lines] == want
+        tidied = Document(id="z")
+        tidied.set_tidy_text("\n".join(want))  # a text already its non-empty lines: the same document
+        assert tidied.text == lazy.text and tidied.lines == read.lines and tidied.empty == (not want)
 
 
 def test_lines_set_after_a_text_replace_it_and_documents_copy_and_pickle():

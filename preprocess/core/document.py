@@ -83,6 +83,11 @@ class Document:
             text = "\n".join(t for t in text.split("\n") if t)
         self._lines, self._text = None, text
 
+    def set_tidy_text(self, text: str) -> None:
+        """:meth:`set_text` of a text that is already its non-empty lines (``dom.tidy_lines``' output, the stream
+        scan's): no line to drop, so no search for one."""
+        self._lines, self._text = None, text
+
     @property
     def host(self) -> str:
         """Lower-cased host of the URL ('' when there is none): the grouping key for per-site cleaners."""

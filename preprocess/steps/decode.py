@@ -150,7 +150,7 @@ class Decode(Step):
     def process(self, doc: Document) -> Document | None:
         payload = doc.raw or b""
         mime = mime_type(doc.content_type)
-        if not payload.strip():
+        if not payload or payload.isspace():  # (not payload.strip(): the same test without a copy of the page)
             return self.drop(doc, "empty_payload", "no payload bytes")
         if mime not in HTML_TYPES and not (mime in UNKNOWN_TYPES and looks_like_html(payload)):
             return self.drop(doc, "non_html", f"Content-Type {mime or 'missing'!r}")

@@ -91,12 +91,12 @@ class TagRemoval(Step):
         if handed is not None:  # the learned cleaner's kept blocks, as lines (Document.handed)
             doc.lines = handed
         elif tree is None:
-            doc.set_text(text)
+            doc.set_tidy_text(text)  # (the scan's text is tidied as it is made)
         elif self.line_features:
             doc.lines = lines_with_link_density(
                 extract_plain_text(tree, preserve_formatting="minimal_html", links=True, **_OPTIONS))
         else:
-            doc.set_text(tidy_lines(extract_plain_text(tree, preserve_formatting=True, links=False, **_OPTIONS)))
+            doc.set_tidy_text(tidy_lines(extract_plain_text(tree, preserve_formatting=True, links=False, **_OPTIONS)))
         if doc.empty and not doc.title:
             return self.drop(doc, "empty", "no text left after tag removal")
         self.stat_update("chars_out", len(doc.text) + len(doc.title))
