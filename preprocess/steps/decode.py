@@ -14,6 +14,7 @@ declared (else the detector's) decodes with replacement.
 from __future__ import annotations
 
 import codecs
+import functools
 import os
 import re
 from typing import Iterator
@@ -83,7 +84,8 @@ def looks_like_html(payload: bytes) -> bool:
     return _HTML_SNIFF.search(payload[:2048]) is not None
 
 
-def _codec(label: str | None) -> str | None:
+@functools.lru_cache(maxsize=1024)  # labels repeat from page to page ("utf-8", "iso-8859-1"): one lookup each
+def _codec(label: str | bytes | None) -> str | None:
     if not label:
         return None
     try:
