@@ -9,10 +9,13 @@ Pages: every ``--every``-th page of ../shared/data/cleaning/*/input, packed into
 
   scan  the streaming tag remover's compiled scan (``preprocess.steps.stream._scan.scan``: what ``tags`` runs)
   raw   the learned cleaner's compiled raw reader (``preprocess.cleaners.learned.raw.read_raw``, no hint rule)
+  tags  the whole ``--cleaner tags`` pipeline after the reader: decode, the scan, the title and the JSON lines
+        (``Pipeline.process``), every page a record
 
 Each part is one callgrind run of a child process that reads and decodes the pages and then runs the part; a
 baseline child does the same without the part, and the part's figure is the difference over the pages (hash
-seed 0: string hashing moves dict probes, and with them the count, by a few per cent). With
+seed 0: string hashing moves dict probes, and with them the count, by a few per cent). The ``tags`` part's
+baseline reads the records and decodes none (decode is part of what it counts). With
 ``--checkout DIR`` (a worktree of older code with its extensions built: ``setup.py build_ext --inplace``) every
 child runs again on that code, so the two are side by side in one table. Needs valgrind (about a minute a
 callgrind run).
@@ -29,7 +32,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PARTS = ("scan", "raw")
+PARTS = ("scan", "raw", "tags")
+BASELINE = {"scan": "none", "raw": "none", "tags": "read"}
 
 
 def child(part: str, every: int) -> None:
@@ -47,6 +51,11 @@ def child(part: str, every: int) -> None:
     warc = pack_cleaning_pages(ROOT / "build" / "bench", 1, 1)[0]
     stats = Stats()
     docs = [d for src in discover([str(warc)]) for d in read_source(src, stats)][::every]
+    if part in ("tags", "read"):
+        if part == "tags":
+            docs = Pipeline(CleanOptions(cleaner="tags")).process(docs)[0]
+        print(len(docs))
+        return
     decode = next(s for s in Pipeline(CleanOptions(cleaner="tags")).steps if s.name == "decode")
     decode.stats = stats
     pages = [d.html for d in decode.run(docs) if d.html]
@@ -77,7 +86,7 @@ def main() -> None:
     ap.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
     ap.add_argument("--every", type=int, default=8, help="every N-th page of the 2,871 (default 8: 359 pages)")
     ap.add_argument("--checkout", type=Path, default=None, help="older code to count beside this checkout")
-    ap.add_argument("--child", choices=(*PARTS, "none"), help=argparse.SUPPRESS)
+    ap.add_argument("--child", choices=(*PARTS, "none", "read"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.every < 1:
         ap.error(f"--every {a.every}: give 1 or more")
@@ -88,15 +97,19 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind)")
     trees = [("this checkout", ROOT)] + ([(f"--checkout {a.checkout}", a.checkout.resolve())] if a.checkout else [])
-    per, pages = {}, 0
+    per, pages = {}, {}
     for label, tree in trees:
-        base, pages = count("none", a.every, tree)
+        bases = {}
         for part in a.parts:
-            per[part, label] = (count(part, a.every, tree)[0] - base) / pages
+            kind = BASELINE[part]
+            if kind not in bases:
+                bases[kind] = count(kind, a.every, tree)
+            base, pages[part] = bases[kind]
+            per[part, label] = (count(part, a.every, tree)[0] - base) / pages[part]
     print("| part | code | pages | instructions a page |\n|---|---|---:|---:|")
     for part in a.parts:
         for label, _ in trees:
-            print(f"| {part} | {label} | {pages:,} | {per[part, label]:,.0f} |")
+            print(f"| {part} | {label} | {pages[part]:,} | {per[part, label]:,.0f} |")
     if a.checkout:
         print()
         for part in a.parts:
