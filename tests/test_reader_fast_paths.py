@@ -101,3 +101,20 @@ def test_the_http_head_ends_where_it_did():
         if end < 0:
             continue
         assert split_head(block)[2] == block[end + sep:], block
+
+
+def test_a_head_of_ascii_fields_reads_as_its_lines_one_by_one():
+    from preprocess.readers.archive import _add_field, _ascii_fields
+
+    def by_lines(text):
+        headers, last = {}, None
+        for line in text.split("\n"):
+            last = _add_field(headers, line, last)
+        return headers
+
+    rng = random.Random(5)
+    bits = ["WARC-Type", "warc-type", "Content-Length", "WARC-Record-ID: <urn:uuid:1>", ":", " ", "\t", "\r", "\n",
+            "\n ", "\n\t", "x", "a b", "  :v"]
+    for _ in range(50_000):
+        text = "".join(rng.choice(bits) for _ in range(rng.randrange(0, 12)))
+        assert list(_ascii_fields(text).items()) == list(by_lines(text).items()), repr(text)

@@ -121,9 +121,7 @@ class Archive(Framer):
         fields = head[end:-2]
         if not fields.isascii() or _BLANK_LINE.search(head, end - 1, len(head) - 2):
             return None
-        headers, last = {}, None
-        for line in fields.decode("ascii").split("\n"):
-            last = _add_field(headers, line, last)
+        headers = _ascii_fields(fields.decode("ascii"))
         start = self.s.tell()
         self.s.skip(blank)
         pos = start if blank and self._member_start(start) else self.s.tell()
@@ -288,6 +286,24 @@ def _add_field(headers: dict, line: str, last: str | None) -> str | None:
         value = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     headers[name] = value.strip()
     return name
+
+
+def _ascii_fields(text: str) -> dict:
+    """The headers of an ASCII head's field lines, as :func:`_add_field` line by line makes them: inline where
+    no line continues the one before it (the usual head), else by it."""
+    headers: dict = {}
+    if "\n " in text or "\n\t" in text or text[:1] in (" ", "\t"):
+        last = None
+        for line in text.split("\n"):
+            last = _add_field(headers, line, last)
+        return headers
+    for line in text.split("\n"):
+        name, colon, value = line.partition(":")
+        if colon:
+            name = name.strip().lower()
+            if name not in headers:
+                headers[name] = value.strip()
+    return headers
 
 
 def _arc_line(line: bytes) -> bool:
