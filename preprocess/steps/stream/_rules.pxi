@@ -33,7 +33,7 @@ cdef Py_ssize_t scan_start(Scanner self, str name, int f, bint closing, Py_ssize
         k = self.find(F_P, None, F_SCOPE | F_BUTTON)
         if k >= 0:
             self.pop_to(k)
-        if f & F_HEADING and self.flags and <int> self.flags[len(self.flags) - 1] & F_HEADING:
+        if f & F_HEADING and self.names and self.fl[len(self.names) - 1] & F_HEADING:
             self.pop()
     k = -2
     if f & F_LI:
@@ -103,7 +103,7 @@ cdef int scan_end(Scanner self, str name, int f) except -1:
             if _eq(<str> self.names[k], name):
                 self.pop_to(k)
                 return 0
-            if <int> self.flags[k] & F_FOREIGN:
+            if self.fl[k] & F_FOREIGN:
                 break
         if self.foreign:
             return 0

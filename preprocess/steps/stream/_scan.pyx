@@ -9,7 +9,7 @@ text where ``scan.scan`` returns it untidied. ``tests/test_stream_scan.py`` chec
 output on every shared page and on random and cut pages.
 """
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcpy
+from libc.string cimport memchr, memcpy, memmove
 
 import html as _html
 from sys import intern as _intern
@@ -81,9 +81,10 @@ cdef class Scanner:
     cdef Py_UCS4 *buf
     cdef Py_ssize_t len, cap, line
     cdef bint pending, need_nl
-    # open elements
+    # open elements: their names, and their flags in a C array beside them (``fl[k]`` is ``names[k]``'s)
     cdef list names
-    cdef list flags
+    cdef int *fl
+    cdef Py_ssize_t fl_cap
     cdef int skip, pre, foreign, select, noscript
     cdef bint in_head, keep_noscript
     cdef object title
@@ -95,9 +96,11 @@ cdef class Scanner:
 
     def __cinit__(self):
         self.buf = NULL
+        self.fl = NULL
 
     def __dealloc__(self):
         free(self.buf)
+        free(self.fl)
 
     cdef int setup(self, str s, bint keep_noscript) except -1:
         self.s = s
@@ -110,7 +113,11 @@ cdef class Scanner:
             raise MemoryError()
         self.len = self.line = 0
         self.pending = self.need_nl = False
-        self.names, self.flags = [], []
+        self.names = []
+        self.fl_cap = 64
+        self.fl = <int *> malloc(self.fl_cap * sizeof(int))
+        if self.fl == NULL:
+            raise MemoryError()
         self.skip = self.pre = self.foreign = self.select = self.noscript = 0
         self.in_head, self.keep_noscript = True, keep_noscript
         self.title = None
@@ -242,8 +249,15 @@ cdef class Scanner:
         return (f & F_SKIP) and not ((f & F_NOSCRIPT) and self.keep_noscript)
 
     cdef int push(self, str name, int f) except -1:
+        cdef Py_ssize_t top = len(self.names)
+        cdef int *grown
+        if top == self.fl_cap:
+            grown = <int *> realloc(self.fl, 2 * self.fl_cap * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.fl, self.fl_cap = grown, 2 * self.fl_cap
         self.names.append(name)
-        self.flags.append(f)
+        self.fl[top] = f
         if f & F_FOREIGN:
             self.foreign += 1
         elif f & F_SELECT:
@@ -263,7 +277,7 @@ cdef class Scanner:
 
     cdef int pop(self) except -1:
         self.names.pop()
-        cdef int f = self.flags.pop()
+        cdef int f = self.fl[len(self.names)]
         if f & F_FOREIGN:
             self.foreign -= 1
         elif f & F_SELECT:
@@ -289,7 +303,7 @@ cdef class Scanner:
         cdef int f
         cdef Py_ssize_t top = len(self.names)
         for k in range(top - 1, max(top - MAX_SEARCH, 0) - 1, -1):
-            f = self.flags[k]
+            f = self.fl[k]
             if (f & targets) or (name is not None and _eq(<str> self.names[k], name)):
                 return k
             if f & stops:
@@ -299,7 +313,7 @@ cdef class Scanner:
     cdef bint special_above(self, Py_ssize_t k) except -1:
         cdef Py_ssize_t m
         for m in range(k + 1, len(self.names)):
-            if <int> self.flags[m] & F_SPECIAL:
+            if self.fl[m] & F_SPECIAL:
                 return True
         return False
 
@@ -309,7 +323,7 @@ cdef class Scanner:
             return 0
         if self.special_above(k):
             del self.names[k]
-            del self.flags[k]
+            memmove(&self.fl[k], &self.fl[k + 1], (len(self.names) - k) * sizeof(int))
         else:
             self.pop_to(k)
         return 0
