@@ -19,6 +19,9 @@ noscript object ol p param plaintext pre script search section select source sty
 textarea tfoot th thead title tr track ul wbr xmp""")
 FORMATTING = _set("a b big code em font i nobr s small strike strong tt u")
 VOID = _set("area base basefont bgsound br col embed frame hr img input keygen link meta param source track wbr")
+# elements that hold no others: the void ones and those the tree builder closes for the next of their kind (the decode
+# step's nesting estimate, steps/decode.py and its compiled twin steps/_markup.pyx)
+NOT_NESTING = VOID | _set("p li dt dd option tr td th")
 SCOPE = _set("applet caption html table td th marquee object template svg math")  # "has an element in scope"
 TABLE_SCOPE = _set("html table template")
 HEADINGS = _set("h1 h2 h3 h4 h5 h6")

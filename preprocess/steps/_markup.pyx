@@ -3,6 +3,8 @@
 ``decode.nesting_depth_python``."""
 from libc.string cimport memchr
 
+from preprocess.html.vocabulary import NOT_NESTING
+
 cdef extern from "string.h" nogil:
     void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen)
 
@@ -31,11 +33,8 @@ def markup_counts(const unsigned char[::1] data):
     return tags, replaced, memmem(p, n, b"<noscript", 9) != NULL
 
 
-# names of elements that never hold others (void) or that the parser closes for the next one of their kind:
-# decode._NOT_NESTING, each at most 8 bytes, as the little-endian number of its bytes
-cdef list _NOT_NESTING = sorted(int.from_bytes(name, "little") for name in (
-    b"area base br col embed hr img input link meta param source track wbr basefont bgsound frame keygen p li dt dd "
-    b"option tr td th".split()))
+# vocabulary.NOT_NESTING, each name at most 8 bytes, as the little-endian number of its bytes
+cdef list _NOT_NESTING = sorted(int.from_bytes(name.encode(), "little") for name in NOT_NESTING)
 cdef unsigned long long _not_nesting[32]
 cdef Py_ssize_t _n_not_nesting = len(_NOT_NESTING)
 assert _n_not_nesting <= 32

@@ -22,6 +22,7 @@ from typing import Iterator
 from resiliparse.parse.encoding import detect_encoding, map_encoding_to_html5
 
 from preprocess.core.document import Document
+from preprocess.html.vocabulary import NOT_NESTING
 from preprocess.config.options import DEFAULT_MAX_BYTES
 from preprocess.steps.base import BuildContext, Step
 from preprocess.steps.sniff import binary_kind, looks_utf16
@@ -39,9 +40,7 @@ _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codec
 
 
 _TAG = re.compile(rb"<(/?)([A-Za-z][A-Za-z0-9]{0,15})[^<>]*?(/?)>")
-# elements that never hold others (void) or that the parser closes for the next one of their kind
-_NOT_NESTING = frozenset(b"area base br col embed hr img input link meta param source track wbr basefont bgsound "
-                         b"frame keygen p li dt dd option tr td th".split())
+_NOT_NESTING = frozenset(name.encode() for name in NOT_NESTING)
 
 
 def nesting_depth_python(payload: bytes, stop: int) -> int:
