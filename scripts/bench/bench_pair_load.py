@@ -14,7 +14,16 @@ two recommended pipelines, one whose pair is read and one whose pair is mapped, 
 batch of 64 records as ``webprune preprocess`` reads them (the two in turns, the order alternating by batch); the
 prune step's CPU time of each, summed over ``--repeat`` passes over the file, and each pass's ratio.
 
-Usage: .venv/bin/python scripts/bench/bench_pair_load.py [--model build/models/crawl] [--repeat 8] [--pipeline]
+``--one-table-bound``: what one table holding both models' n-grams (one probing lookup for the two) could at best
+save. Three pairs score the same sentences in rounds, their order rotating: the pair itself (content and
+boilerplate), and each model paired with itself (its second lookups find in the cache the lines its first ones
+just read: the work of two models, the memory misses of one). With T the ms/page of each, the lookups' work of the
+two models is T(cc) + T(bb) - T(cb) and their misses M = T(cb) less that work. One table for both still misses at
+least as often as the model that misses more, at least M / 2: with the lookups' work unchanged, it saves at most
+M / 2.
+
+Usage: .venv/bin/python scripts/bench/bench_pair_load.py [--model build/models/crawl] [--repeat 8]
+       [--pipeline | --one-table-bound]
 """
 from __future__ import annotations
 
@@ -66,6 +75,34 @@ def loaded(folder: Path, read: bool):
     return pair
 
 
+def one_table_rounds(pages: list[list[str]], folder: Path, repeat: int) -> None:
+    from preprocess.lm import _pair
+    from preprocess.lm.pair import LOG2_10, OOV
+
+    pair = loaded(folder, True)  # (as the recommended pipeline loads the benchmark's 93 MB pair)
+    fallback = pair._score_one_python
+    pairs = {"cb": pair._compiled, "cc": _pair.CompiledPair(pair.content, pair.content, pair.vocab, OOV),
+             "bb": _pair.CompiledPair(pair.boiler, pair.boiler, pair.vocab, OOV)}
+    print(f"{len(pages):,} pages, {sum(map(len, pages)):,} sentences, {repeat} rounds, CPU ms/page of score_many")
+    times: dict[str, list[float]] = {k: [] for k in pairs}
+    names = list(pairs)
+    for rnd in range(repeat):
+        for name in names[rnd % 3:] + names[:rnd % 3]:
+            score, t = pairs[name].score_many, time.process_time()
+            for p in pages:
+                score(p, LOG2_10, fallback, True)
+            times[name].append(1000 * (time.process_time() - t) / len(pages))
+    med = {k: statistics.median(v) for k, v in times.items()}
+    for name, label in (("cb", "content + boilerplate (the pair)"), ("cc", "content + content"),
+                        ("bb", "boilerplate + boilerplate")):
+        print(f"{label:33s} ms/page: {' '.join(f'{x:.3f}' for x in times[name])}; median {med[name]:.3f}")
+    work = med["cc"] + med["bb"] - med["cb"]
+    misses = med["cb"] - work
+    print(f"the pair's scoring {med['cb']:.3f} ms/page (medians): the lookups' work {work:.3f}, their memory misses "
+          f"{misses:.3f}; one table for both, the work unchanged, saves at most {misses / 2:.3f} ms/page "
+          f"({misses / 2 / med['cb']:.0%} of the pair's scoring)")
+
+
 def pipeline_rounds(warc: Path, flags: str, repeat: int) -> None:
     from preprocess.core.stats import Stats
     from preprocess.run.pipeline import Pipeline
@@ -115,6 +152,7 @@ def main() -> None:
     ap.add_argument("--rec-flags", default=REC_FLAGS.replace(str(ROOT / "build" / "models" / "crawl"), "{model}"))
     ap.add_argument("--repeat", type=int, default=8)
     ap.add_argument("--pipeline", action="store_true", help="inside the pipeline, batch by batch (see above)")
+    ap.add_argument("--one-table-bound", action="store_true", help="what one table for both models could save")
     a = ap.parse_args()
     from preprocess.lm.pair import BOILER, CONTENT, LOG2_10
 
@@ -132,6 +170,8 @@ def main() -> None:
 
     pages = sentences(a.warc, a.rec_flags.format(model=a.model))
     folder = a.model / a.lang
+    if a.one_table_bound:
+        return one_table_rounds(pages, folder, a.repeat)
     pairs = {"mapped": loaded(folder, False), "read": loaded(folder, True)}
     fallback = pairs["mapped"]._score_one_python
     ref = [pairs["mapped"]._compiled.score_many(p, LOG2_10, fallback, True) for p in pages]
