@@ -11,6 +11,10 @@ Pages: every ``--every``-th page of ../shared/data/cleaning/*/input, packed into
   raw   the learned cleaner's compiled raw reader (``preprocess.cleaners.learned.raw.read_raw``, no hint rule)
   tags  the whole ``--cleaner tags`` pipeline after the reader: decode, the scan, the title and the JSON lines
         (``Pipeline.process``), every page a record
+  rec   the whole recommended pipeline after the reader (``--rec-flags``; its contrastive model from
+        ``webprune lm train-crawl``, build/models/crawl), against a baseline that reads the records and builds
+        the pipeline (its models loaded) but runs none: callgrind counts instructions, not the cache misses of
+        KenLM's lookups, so this measures the code around them
 
 Each part is one callgrind run of a child process that reads and decodes the pages and then runs the part; a
 baseline child does the same without the part, and the part's figure is the difference over the pages (hash
@@ -32,11 +36,21 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PARTS = ("scan", "raw", "tags")
-BASELINE = {"scan": "none", "raw": "none", "tags": "read"}
+PARTS = ("scan", "raw", "tags", "rec")
+BASELINE = {"scan": "none", "raw": "none", "tags": "read", "rec": "rec-built"}
+REC_FLAGS = f"--cleaner learned --drop-hinted --max-link-density 0.5 --prune-model {ROOT / 'build' / 'models' / 'crawl'}"
 
 
-def child(part: str, every: int) -> None:
+def rec_options(flags: str):
+    """CleanOptions from ``webprune preprocess`` flags (the CLI's own parser)."""
+    from preprocess.config import options
+
+    ap = argparse.ArgumentParser(prog="--rec-flags")
+    options.add_arguments(ap)
+    return options.from_args(ap.parse_args(flags.split()))
+
+
+def child(part: str, every: int, rec_flags: str = REC_FLAGS) -> None:
     """(run under callgrind) read and decode the sampled pages, then run ``part`` on each (``none``: nothing)."""
     from preprocess.config.options import CleanOptions
     from preprocess.core.stats import Stats
@@ -51,9 +65,15 @@ def child(part: str, every: int) -> None:
     warc = pack_cleaning_pages(ROOT / "build" / "bench", 1, 1)[0]
     stats = Stats()
     docs = [d for src in discover([str(warc)]) for d in read_source(src, stats)][::every]
-    if part in ("tags", "read"):
+    if part in ("tags", "read", "rec", "rec-built"):
         if part == "tags":
             docs = Pipeline(CleanOptions(cleaner="tags")).process(docs)[0]
+        elif part.startswith("rec"):
+            pipe = Pipeline(rec_options(rec_flags))
+            pipe.process(docs[:8])  # (models a step loads when first used: loaded in both, counted in neither)
+            docs = docs[8:]
+            if part == "rec":
+                pipe.process(docs)
         print(len(docs))
         return
     decode = next(s for s in Pipeline(CleanOptions(cleaner="tags")).steps if s.name == "decode")
@@ -66,14 +86,14 @@ def child(part: str, every: int) -> None:
     print(len(pages))
 
 
-def count(part: str, every: int, checkout: Path) -> tuple[int, int]:
+def count(part: str, every: int, checkout: Path, rec_flags: str = REC_FLAGS) -> tuple[int, int]:
     """(instructions, pages) of one child run under callgrind on the code in ``checkout``."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         shared = os.environ.get("WEBPRUNE_SHARED", str(ROOT.parent / "shared" / "data"))
         env = os.environ | {"PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0", "WEBPRUNE_SHARED": shared}
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__, "--child", part,
-               "--every", str(every)]
+               "--every", str(every), "--rec-flags", rec_flags]
         proc = subprocess.run(cmd, cwd=checkout, env=env, capture_output=True, text=True)
         if proc.returncode != 0:
             sys.exit(f"callgrind run of {part} in {checkout} failed:\n{proc.stderr[-2000:]}")
@@ -86,14 +106,15 @@ def main() -> None:
     ap.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
     ap.add_argument("--every", type=int, default=8, help="every N-th page of the 2,871 (default 8: 359 pages)")
     ap.add_argument("--checkout", type=Path, default=None, help="older code to count beside this checkout")
-    ap.add_argument("--child", choices=(*PARTS, "none", "read"), help=argparse.SUPPRESS)
+    ap.add_argument("--rec-flags", default=REC_FLAGS, help="webprune preprocess flags of the rec part")
+    ap.add_argument("--child", choices=(*PARTS, "none", "read", "rec-built"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.every < 1:
         ap.error(f"--every {a.every}: give 1 or more")
     if a.checkout is not None and not (a.checkout / "preprocess").is_dir():
         ap.error(f"--checkout {a.checkout}: not a webprune checkout (no preprocess/ in it)")
     if a.child:
-        return child(a.child, a.every)
+        return child(a.child, a.every, a.rec_flags)
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind)")
     trees = [("this checkout", ROOT)] + ([(f"--checkout {a.checkout}", a.checkout.resolve())] if a.checkout else [])
@@ -103,9 +124,9 @@ def main() -> None:
         for part in a.parts:
             kind = BASELINE[part]
             if kind not in bases:
-                bases[kind] = count(kind, a.every, tree)
+                bases[kind] = count(kind, a.every, tree, a.rec_flags)
             base, pages[part] = bases[kind]
-            per[part, label] = (count(part, a.every, tree)[0] - base) / pages[part]
+            per[part, label] = (count(part, a.every, tree, a.rec_flags)[0] - base) / pages[part]
     print("| part | code | pages | instructions a page |\n|---|---|---:|---:|")
     for part in a.parts:
         for label, _ in trees:
