@@ -1,6 +1,7 @@
 import pytest
 
 from preprocess.core.document import Document
+from preprocess.steps import decode
 from preprocess.steps.decode import Decode, decode_payload
 from tests.conftest import EXAMPLE
 
@@ -110,3 +111,55 @@ def test_too_large_is_skipped_with_reason():
     step = Decode(max_bytes=1000)
     out = run(step, [Document(id="big", content_type="text/html", raw=b"<p>" + b"a" * 5000)])
     assert out == [] and step.stats.counts["skipped.too_large"] == 1
+
+
+def test_an_ascii_payload_under_a_table_codec_is_decoded_by_the_ascii_codec_to_the_same_string():
+    import random
+    from encodings.aliases import aliases
+
+    from preprocess.steps.decode import decode_as, decoding_table
+
+    ascii_as_ascii = lambda n: (decoding_table(n) or "").startswith(bytes(range(128)).decode("ascii"))  # noqa: E731
+    names = sorted(set(aliases.values()))
+    taken = [n for n in names if ascii_as_ascii(n)]
+    assert {"cp1252", "cp1250", "iso8859_2", "koi8_r"} <= set(taken)
+    # not table codecs (stateful ISO-2022 reads ASCII escapes), or not ASCII in 0-127 (EBCDIC): the codec's decode
+    assert not any(map(ascii_as_ascii, ("utf_8", "gbk", "shift_jis", "iso2022_jp", "cp037", "utf_16", "bogus")))
+    rng = random.Random(5)
+    every = bytes(range(128))
+    pages = [every, b""] + [bytes(rng.randrange(128) for _ in range(rng.randrange(1, 300))) for _ in range(20)]
+    for name in taken:
+        for page in pages:
+            assert decode_as(page, name) == page.decode(name)
+    with pytest.raises(UnicodeDecodeError):
+        decode_as(b"abc\x81", "cp1252")  # (undefined in cp1252: still strict)
+
+
+@pytest.mark.skipif(decode.decode_table is None, reason="decode's compiled helpers are not built")
+def test_the_compiled_table_decoder_gives_each_table_codecs_string_or_leaves_the_page_to_it():
+    import random
+    from encodings.aliases import aliases
+
+    from preprocess.steps.decode import decode_as, decoding_table
+
+    whatwg = ["ibm866", "koi8-r", "koi8-u", "macintosh", "x-mac-cyrillic", "windows-874"] + \
+        [f"iso-8859-{i}" for i in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16)] + [f"windows-{i}" for i in range(1250, 1259)]
+    labels = {decode._codec(label) for label in whatwg} - {None}  # (the single-byte labels a page can give)
+    assert len(labels) >= 25
+    names = sorted(n for n in set(aliases.values()) | labels if decoding_table(n))
+    assert labels <= set(names) and decoding_table("utf_8") is None and decoding_table("gbk") is None
+    rng = random.Random(7)
+    pages = [bytes(range(256)), bytes(range(128, 256)), b"caf\xe9 \x80 \xff"] + \
+        [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 400))) for _ in range(60)]
+    for name in names:
+        for page in pages:
+            try:
+                want = page.decode(name)
+            except UnicodeDecodeError:  # an undefined byte: None, and decode_as raises as the codec does
+                assert decode.decode_table(page, decoding_table(name)) is None
+                with pytest.raises(UnicodeDecodeError):
+                    decode_as(page, name)
+                continue
+            got = decode.decode_table(page, decoding_table(name))
+            assert got == want and type(got) is str, name
+            assert got.isascii() == want.isascii() and max(map(ord, got)) == max(map(ord, want))

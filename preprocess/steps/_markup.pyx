@@ -110,3 +110,40 @@ def nesting_depth(const unsigned char[::1] data, Py_ssize_t stop):
         elif depth < 0:
             depth = 0
     return deepest
+
+
+cdef extern from "Python.h":
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    int PyUnicode_KIND(object o)
+    void *PyUnicode_DATA(object o)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
+    void *PyMem_Malloc(size_t n)
+    void PyMem_Free(void *p)
+
+
+def decode_table(const unsigned char[::1] data, str table):
+    """``data`` decoded by a single-byte codec's 256-character ``decoding_table`` (U+FFFE: the byte is undefined),
+    as ``codecs.charmap_decode(data, "strict", table)`` decodes it; None where that raises (an undefined byte) or
+    the table holds a character past U+FFFF: the caller then asks the codec."""
+    cdef Py_ssize_t n = data.shape[0], i
+    cdef unsigned short t[256]
+    cdef unsigned short c
+    cdef unsigned short *out
+    if len(table) != 256 or PyUnicode_KIND(table) > 2:
+        return None
+    cdef int kind = PyUnicode_KIND(table)
+    cdef void *tdata = PyUnicode_DATA(table)
+    for i in range(256):
+        t[i] = <unsigned short> PyUnicode_READ(kind, tdata, i)
+    out = <unsigned short *> PyMem_Malloc(2 * n + 2)
+    if out == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            c = t[data[i]]
+            if c == 0xFFFE:
+                return None
+            out[i] = c
+        return PyUnicode_FromKindAndData(2, out, n)  # (the narrowest str that holds them, as the codec's)
+    finally:
+        PyMem_Free(out)

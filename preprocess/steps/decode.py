@@ -17,6 +17,7 @@ import codecs
 import functools
 import os
 import re
+import sys
 from typing import Iterator
 
 from resiliparse.parse.encoding import detect_encoding, map_encoding_to_html5
@@ -68,11 +69,11 @@ def markup_counts_python(payload: bytes) -> tuple[int, int, bool]:
 
 
 try:
-    from preprocess.steps._markup import markup_counts, nesting_depth
+    from preprocess.steps._markup import decode_table, markup_counts, nesting_depth
 except ImportError:  # not built (no C compiler): the same counts in three passes, the depth by the pattern
-    markup_counts, nesting_depth = markup_counts_python, nesting_depth_python
+    markup_counts, nesting_depth, decode_table = markup_counts_python, nesting_depth_python, None
 if os.environ.get("WEBPRUNE_PURE_PYTHON"):
-    markup_counts, nesting_depth = markup_counts_python, nesting_depth_python
+    markup_counts, nesting_depth, decode_table = markup_counts_python, nesting_depth_python, None
 
 
 def mime_type(content_type: str) -> str:
@@ -115,6 +116,34 @@ def charset_candidates(payload: bytes, content_type: str, utf8_check: bool = Tru
     yield "detector", _codec(detect_encoding(payload[:DETECTOR_BYTES])) or "utf-8"
 
 
+@functools.lru_cache(maxsize=256)
+def decoding_table(name: str) -> str | None:
+    """The 256-character table of codec ``name`` where it is a single-byte table codec (``charmap``: every byte
+    decodes on its own, to its character in the table, U+FFFE: undefined), else None."""
+    try:
+        codec = codecs.lookup(name).decode.__self__
+    except (LookupError, AttributeError):
+        return None
+    table = getattr(sys.modules.get(type(codec).__module__), "decoding_table", None)
+    return table if isinstance(table, str) and len(table) == 256 else None
+
+
+_ASCII = "".join(map(chr, range(128)))
+
+
+def decode_as(payload: bytes, name: str) -> str:
+    """``payload.decode(name)``, the same string: for a table codec (:func:`decoding_table`) that maps bytes 0-127
+    to U+0000-U+007F, an ASCII payload by the ASCII codec (which copies the bytes), and its other payloads by the
+    compiled ``_markup.decode_table`` (one lookup a byte, where the codec's loop does more); else by the codec."""
+    table = decoding_table(name)
+    if table is None:  # (UTF-8 and the multibyte codecs: the codec)
+        return payload.decode(name)
+    if table.startswith(_ASCII) and payload.isascii():
+        return payload.decode("ascii")
+    text = decode_table(payload, table) if decode_table is not None else None
+    return payload.decode(name) if text is None else text
+
+
 def decode_payload(payload: bytes, content_type: str = "", utf8_check: bool = True) -> tuple[str, str, str]:
     """Return (text, codec, source); source is bom/header/meta/valid-utf-8/detector or '<x>+replace'."""
     first, failed = None, set()
@@ -124,7 +153,7 @@ def decode_payload(payload: bytes, content_type: str = "", utf8_check: bool = Tr
         if name in failed:
             continue
         try:
-            return payload.decode(name), name, source
+            return decode_as(payload, name), name, source
         except (UnicodeDecodeError, LookupError):
             failed.add(name)
     source, name = first
