@@ -36,21 +36,12 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.append(str(ROOT))  # (appended: under --checkout the child's PYTHONPATH, the older code, comes first)
 PARTS = ("scan", "raw", "tags", "rec")
 BASELINE = {"scan": "none", "raw": "none", "tags": "read", "rec": "rec-built"}
-REC_FLAGS = f"--cleaner learned --drop-hinted --max-link-density 0.5 --prune-model {ROOT / 'build' / 'models' / 'crawl'}"
 
 
-def rec_options(flags: str):
-    """CleanOptions from ``webprune preprocess`` flags (the CLI's own parser)."""
-    from preprocess.config import options
-
-    ap = argparse.ArgumentParser(prog="--rec-flags")
-    options.add_arguments(ap)
-    return options.from_args(ap.parse_args(flags.split()))
-
-
-def child(part: str, every: int, rec_flags: str = REC_FLAGS) -> None:
+def child(part: str, every: int, rec_flags: str) -> None:
     """(run under callgrind) read and decode the sampled pages, then run ``part`` on each (``none``: nothing)."""
     from preprocess.config.options import CleanOptions
     from preprocess.core.stats import Stats
@@ -69,7 +60,9 @@ def child(part: str, every: int, rec_flags: str = REC_FLAGS) -> None:
         if part == "tags":
             docs = Pipeline(CleanOptions(cleaner="tags")).process(docs)[0]
         elif part.startswith("rec"):
-            pipe = Pipeline(rec_options(rec_flags))
+            from scripts.bench.profile_steps import options_of
+
+            pipe = Pipeline(options_of(rec_flags))
             pipe.process(docs[:8])  # (models a step loads when first used: loaded in both, counted in neither)
             docs = docs[8:]
             if part == "rec":
@@ -86,7 +79,7 @@ def child(part: str, every: int, rec_flags: str = REC_FLAGS) -> None:
     print(len(pages))
 
 
-def count(part: str, every: int, checkout: Path, rec_flags: str = REC_FLAGS) -> tuple[int, int]:
+def count(part: str, every: int, checkout: Path, rec_flags: str) -> tuple[int, int]:
     """(instructions, pages) of one child run under callgrind on the code in ``checkout``."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
@@ -106,13 +99,18 @@ def main() -> None:
     ap.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
     ap.add_argument("--every", type=int, default=8, help="every N-th page of the 2,871 (default 8: 359 pages)")
     ap.add_argument("--checkout", type=Path, default=None, help="older code to count beside this checkout")
-    ap.add_argument("--rec-flags", default=REC_FLAGS, help="webprune preprocess flags of the rec part")
+    ap.add_argument("--rec-flags", default=None, help="webprune preprocess flags of the rec part (default: "
+                    "profile_steps.py's recommended pipeline)")
     ap.add_argument("--child", choices=(*PARTS, "none", "read", "rec-built"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.every < 1:
         ap.error(f"--every {a.every}: give 1 or more")
     if a.checkout is not None and not (a.checkout / "preprocess").is_dir():
         ap.error(f"--checkout {a.checkout}: not a webprune checkout (no preprocess/ in it)")
+    if a.rec_flags is None:
+        from scripts.bench.profile_steps import REC_FLAGS
+
+        a.rec_flags = REC_FLAGS
     if a.child:
         return child(a.child, a.every, a.rec_flags)
     if shutil.which("valgrind") is None:
