@@ -144,6 +144,10 @@ def one_pass(warc: Path, opts: CleanOptions, batch_size: int, out_dir: Path, kee
     each batch's trees are freed before the next one is read). Returns (Run, kept) where, with ``keep``,
     kept[step] lists (doc, doc.text before the step) for the probes (and nothing is freed)."""
     pipe = Pipeline(opts)  # model loading is start-up, not per page: outside the timers
+    for step in pipe.steps:  # (a contrastive model loads its main pair on the first page: loaded here instead)
+        scorer = getattr(step, "scorer", None)
+        if hasattr(scorer, "pair"):
+            scorer.pair(scorer.main)
     run = Run()
 
     def timed(key, fn, *args):
