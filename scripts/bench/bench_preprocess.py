@@ -161,6 +161,7 @@ def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list
     print(f"### speed: {len(files)} files, 1 worker; docs/s = wall time including start-up; CPU = the cleaning "
           "pass's CPU per record on the worker (read to shard) plus the driver's; the last column against "
           "pyplexity's whole pipeline (tag remover, then perplexity)")
+    print(f"machine: {machine()}")  # (the ratios move with the CPU: pyplexity's pure Python and webprune's compiled code differ)
     table(["run", "records", "docs/s (wall)", "x pyplexity (wall)", "CPU ms/record", "x pyplexity (CPU)",
            "x pyplexity+perplexity (CPU)"], rows)
     return rates
@@ -250,6 +251,15 @@ def part_grouped(bench: Path) -> None:
     print(f"### grouped: {len(files)} files, {size / 1e6:.0f} MB gz; learned state vs input")
     table(["cleaner", "workers", "process wall s", "learning pass wall s", "learned bytes", "of input",
            "same output as 1 worker"], rows)
+
+
+def machine() -> str:
+    """The CPU model, its cores and last-level cache (Linux's sysfs), as the speed part's header names them."""
+    from eval.energy import cpu_model
+
+    l3 = Path("/sys/devices/system/cpu/cpu0/cache/index3/size")
+    cache = f", L3 {l3.read_text().strip()}" if l3.exists() else ""
+    return f"{cpu_model()}, {os.cpu_count()} cores{cache}"
 
 
 def extrapolate(rates: dict) -> None:
