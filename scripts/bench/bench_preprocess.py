@@ -8,8 +8,8 @@ WARC files under build/bench (webprune.benchdata.pack_cleaning_pages). Every web
 Parts (all by default; ``--parts`` picks some):
   parsers   parse only, one core: lxml vs lexbor (why webprune parses with resiliparse)
   speed     17,226 records in 4 files, 1 worker: tags, each DOM cleaner with hints and links, the full
-            pipeline with pruning; pyplexity's tag remover on the same pages x6 in the same run, before and
-            after the webprune rows (every ratio is to the mean of the two: the machine drifts), and
+            pipeline with pruning; pyplexity's tag remover on the same pages in the same run, before every
+            webprune row and after the last (each row's ratio is to the two around it: the machine drifts), and
             its whole pipeline (tag remover + bulk-perplexity's processor, with a stand-in bigram model built
             from ../shared/data/lm by scripts/peers/pyplexity_model.py: its own models are downloads) x1
   scaling   20,097 records in 8 files, tags: 1 vs 2 workers (the cleaning pass, start-up apart)
@@ -108,7 +108,7 @@ TREE = {"WEBPRUNE_TREE_TAGS": "1"}  # tag removal through lexbor's tree, as befo
 
 def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list[str] | None = None) -> dict:
     files = pack_cleaning_pages(bench, files=4, copies=6, prefix="speed")
-    peer = pyplexity(6)
+    marks = [pyplexity(1)]  # the tag remover on the 2,871 pages before every webprune row and after the last
     lm = pyplexity_model()
     full = pyplexity(1, lm) if lm else None  # ~12 ms a page: the pages once
     configs = [("tags", TAGS, None), ("tags, lexbor tree path (WEBPRUNE_TREE_TAGS=1)", TAGS, TREE),
@@ -125,16 +125,16 @@ def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list
     measured = []
     for label, args, env in configs:
         s = run_cli(files, args, workers=1, env=env)
-        measured.append((label, s["written"] / s["process_wall_s"], 1000 * worker_cpu_s(s) / s["records"], s))
-    # the tag remover again after the webprune rows: the machine's speed drifts over the run (pyplexity's own
-    # figure moved by a third between runs of this command), so every ratio is to the mean of the two
-    after = pyplexity(6) if peer and measured else None
+        # the machine's speed drifts over a run (pyplexity's own figure moved by a third within one), so each row
+        # is compared with the tag remover just before and just after it
+        marks.append(pyplexity(1) if marks[0] else None)
+        measured.append((label, s["written"] / s["process_wall_s"], 1000 * worker_cpu_s(s) / s["records"], s,
+                         merged(marks[-2:])))
+    peer = merged(marks) if marks[0] else None
     bracket = ""
-    if after:
-        bracket = f"; before / after the webprune rows: {peer_ms(peer):.2f} / {peer_ms(after):.2f} ms"
-        peer = {**peer, "docs": peer["docs"] + after["docs"], "seconds": peer["seconds"] + after["seconds"],
-                "cpu_seconds": peer["cpu_seconds"] + after["cpu_seconds"], "errors": peer["errors"] + after["errors"],
-                "docs_per_s": round((peer["docs"] + after["docs"]) / (peer["seconds"] + after["seconds"]), 2)}
+    if peer:
+        bracket = (f"; before each webprune row and after the last, CPU ms: "
+                   f"{' '.join(f'{peer_ms(m):.2f}' for m in marks)}")
     rows, rates = [], {}
     peer_cpu = peer_ms(peer) if peer else None
     full_cpu = peer_ms(full) if full else None
@@ -153,18 +153,30 @@ def part_speed(bench: Path, model: str | None, rec_model: str | None, only: list
         rows.append([f"pyplexity {full.get('version', '')} tag remover + bulk-perplexity's processor (stand-in "
                      f"bigram model, pyplexity_model.py){errors(full)}", f"{full['docs']:,}", full["docs_per_s"],
                      f"{full['docs_per_s'] / peer['docs_per_s']:.2f}", full_cpu, ratio(peer_cpu, full_cpu), "1.00"])
-    for label, rate, cpu, s in measured:
+    for label, rate, cpu, s, around in measured:
         rates[label] = 1000 / cpu
         rows.append([f"webprune `{label}`", f"{s['records']:,}", rate,
-                     f"{rate / peer['docs_per_s']:.2f}" if peer else "", cpu, ratio(peer_cpu, cpu),
-                     ratio(full_cpu, cpu)])
+                     f"{rate / around['docs_per_s']:.2f}" if around else "", cpu,
+                     ratio(peer_ms(around) if around else None, cpu), ratio(full_cpu, cpu)])
     print(f"### speed: {len(files)} files, 1 worker; docs/s = wall time including start-up; CPU = the cleaning "
-          "pass's CPU per record on the worker (read to shard) plus the driver's; the last column against "
-          "pyplexity's whole pipeline (tag remover, then perplexity)")
+          "pass's CPU per record on the worker (read to shard) plus the driver's; x pyplexity: against its tag remover's "
+          "runs just before and just after the row; the last column against pyplexity's whole pipeline (tag remover, "
+          "then perplexity)")
     print(f"machine: {machine()}")  # (the ratios move with the CPU: pyplexity's pure Python and webprune's compiled code differ)
     table(["run", "records", "docs/s (wall)", "x pyplexity (wall)", "CPU ms/record", "x pyplexity (CPU)",
            "x pyplexity+perplexity (CPU)"], rows)
     return rates
+
+
+def merged(results: list) -> dict | None:
+    """pyplexity results of the same pages as one: their pages, seconds and errors summed."""
+    if not results or any(r is None for r in results):
+        return None
+    out = {**results[0]}
+    for key in ("docs", "seconds", "cpu_seconds", "errors"):
+        out[key] = sum(r[key] for r in results)
+    out["docs_per_s"] = round(out["docs"] / out["seconds"], 2)
+    return out
 
 
 def peer_ms(result: dict) -> float:
