@@ -544,7 +544,7 @@ def main() -> None:
         pw = statistics.median(p["wall_s"] for p in peer) * 1e3 / n
         print(f"| pyplexity tag remover (CPU; wall {fmt(pw)} ms), median of {len(peer)}, "
               f"{peer[0]['errors']} errors | {fmt(pm)} | {1e3 / pm:.0f} |")
-        print("\n## Against pyplexity's tag remover (CPU per core; issue 23: tags >= 3x, rec >= 1.0x)\n")
+        print("\n## Against pyplexity's tag remover (CPU per core; the targets: tags >= 5x, rec >= 1.5x)\n")
         print("| webprune | read to shard | steps only |")
         print("|---|---:|---:|")
         for k in names:
