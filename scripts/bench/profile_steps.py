@@ -130,6 +130,7 @@ class Run:
         self.cpu: dict[str, float] = {}
         self.order: list[str] = []
         self.counts: dict[str, int] = {}
+        self.pair_load_s = 0.0  # a contrastive pair's load, before the timers
 
     def add(self, key: str, seconds: float) -> None:
         if key not in self.cpu:
@@ -144,11 +145,13 @@ def one_pass(warc: Path, opts: CleanOptions, batch_size: int, out_dir: Path, kee
     each batch's trees are freed before the next one is read). Returns (Run, kept) where, with ``keep``,
     kept[step] lists (doc, doc.text before the step) for the probes (and nothing is freed)."""
     pipe = Pipeline(opts)  # model loading is start-up, not per page: outside the timers
+    run = Run()
+    t0 = clock()
     for step in pipe.steps:  # (a contrastive model loads its main pair on the first page: loaded here instead)
         scorer = getattr(step, "scorer", None)
         if hasattr(scorer, "pair"):
             scorer.pair(scorer.main)
-    run = Run()
+    run.pair_load_s = clock() - t0
 
     def timed(key, fn, *args):
         prof = profiler if key == profile_step else None
@@ -554,6 +557,10 @@ def main() -> None:
         interesting = {key: v for key, v in sorted(c.items()) if key.startswith(("skipped", "failed", "decode.charset",
                                                                                "hints.", "prune.sentences"))}
         print(f"\n{k}: {runs[k][0].counts['written']} written; " + ", ".join(f"{x}={v:g}" for x, v in interesting.items()))
+        loads = [r.pair_load_s for r in runs[k]]
+        if max(loads) > 0.001:  # (a configuration without a contrastive model loads none)
+            print(f"{k}: the contrastive pair loaded before the timers in {min(loads):.2f}-{max(loads):.2f} s CPU "
+                  f"({len(loads)} passes; {1e3 * max(loads) / runs[k][0].counts['pages']:.3f} ms a page if timed)")
 
 
 if __name__ == "__main__":
