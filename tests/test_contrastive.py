@@ -118,6 +118,35 @@ def test_lm_score_prints_score_tab_line_for_both_model_kinds(model, tmp_path):
         assert open_model(m).kind == kind
 
 
+def test_the_pruners_compiled_loops_prune_real_pages_as_their_python_twins(model, monkeypatch):
+    """Tag removal and contrastive pruning of 300 shared pages: every line and counter the same with the compiled
+    segmentation and decision loops (_segment.pyx, _decide.pyx) as with their Python twins."""
+    from preprocess.core import segment
+    from preprocess.filters.prune import common, contrastive
+
+    pytest.importorskip("preprocess.core._segment")
+    pytest.importorskip("preprocess.filters.prune._decide")
+    files = sorted(shared("cleaning", "dragnet", "input").glob("*.html"))[:150] + \
+        sorted(shared("cleaning", "cleaneval-final", "input").glob("*.html"))[:150]
+    opts = CleanOptions(cleaner="tags", prune_model=str(model[0]), prune_threshold=0)
+
+    def run():
+        docs = [Document(id=f.stem, content_type="text/html", raw=f.read_bytes()) for f in files]
+        rows, stats = Pipeline(opts).process(docs)
+        return rows, {k: v for k, v in stats.counts.items() if k != "prune.segment_score_s"}
+
+    assert common.decide is not common.decide_python  # (built: the compiled loops run)
+    rows, counts = run()
+    assert counts["prune.sentences_dropped"] > 1000 and counts["prune.sentences_kept"] > 1000
+    monkeypatch.setattr(segment, "sentence_columns", segment.sentence_columns_python)
+    monkeypatch.setattr(common, "sentence_columns", segment.sentence_columns_python)
+    monkeypatch.setattr(common, "decide", common.decide_python)
+    monkeypatch.setattr(contrastive, "quarter_bins", contrastive.quarter_bins_python)
+    twin_rows, twin_counts = run()
+    assert rows == twin_rows
+    assert list(counts.items()) == list(twin_counts.items())
+
+
 def test_kept_and_removed_lines_of_real_pages():
     assert kept_flags(["Home", "A long sentence about cats here.", "Home", "|"],
                       ["A long sentence about cats here.", "Home"]) == [True, True, False, None]

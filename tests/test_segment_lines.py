@@ -1,13 +1,16 @@
 """sentences_of_texts (split_line inlined) gives what split_line gives, line by line and piece by piece, on the
-text of every shared cleaning page and on odd lines (long, whitespace, lone surrogates, list enumerators)."""
+text of every shared cleaning page and on odd lines (long, whitespace, lone surrogates, list enumerators); the
+compiled twin (_segment.pyx) gives what sentences_of_texts gives."""
 import random
 
+import pytest
 import sentencex
 
 from preprocess.core.document import Document
 from preprocess.config.options import CleanOptions
 from preprocess.run.pipeline import Pipeline
-from preprocess.core.segment import _MAY_SPLIT, MAX_LINE_CHARS, sentences_of_texts, split_line
+from preprocess.core import segment
+from preprocess.core.segment import _MAY_SPLIT, MAX_LINE_CHARS, sentence_columns_python, sentences_of_texts, split_line
 from tests.conftest import shared
 
 
@@ -16,20 +19,37 @@ def reference(texts):
             for start in range(0, len(line), MAX_LINE_CHARS) for s in split_line(line[start:start + MAX_LINE_CHARS])]
 
 
-def test_equal_to_split_line_on_every_shared_page_and_odd_lines():
+@pytest.fixture(scope="module")
+def page_lines():
+    """The lines tag removal writes for each shared cleaning page."""
     pages = sorted(shared("cleaning").glob("*/input/*.html"))
     docs = [Document(id=f"{f.parent.parent.name}/{f.stem}", content_type="text/html", raw=f.read_bytes())
             for f in pages]
-    lines = [line for row in Pipeline(CleanOptions(cleaner="tags")).process(docs)[0]
-             for line in row["contents"].split("\n")]
-    assert len(lines) > 200_000
+    return [row["contents"].split("\n") for row in Pipeline(CleanOptions(cleaner="tags")).process(docs)[0]]
+
+
+def odd_lines():
     rng = random.Random(7)
     words = ["1.", "b)", "Mr.", "www.Example.com", "end.", "Yes!", "why?", "。", "日本", " ", "\t", "iv.", "(a", "(1",
-             "- x", "* y", "2", "ii", "word", "\u2022 z"]
-    odd = ["", "   ", "\ud800 broken. Line.", "x. " * (MAX_LINE_CHARS // 2), "a" * (MAX_LINE_CHARS + 5) + ". B."]
-    odd += [" ".join(rng.choice(words) for _ in range(rng.randrange(1, 12))) for _ in range(5000)]
-    for texts in (lines, odd):
+             "- x", "* y", "2", "ii", "word", "\u2022 z", "\x1c", "\u3000", "」", "1\n.", "\u0663.", "x\u00a0"]
+    odd = ["", "   ", "\ud800 broken. Line.", "x. " * (MAX_LINE_CHARS // 2), "a" * (MAX_LINE_CHARS + 5) + ". B.",
+           "\x1c 1. A\x1f", "\u00e9t\u00e9. Oui !"]
+    return odd + [" ".join(rng.choice(words) for _ in range(rng.randrange(1, 12))) for _ in range(5000)]
+
+
+def test_equal_to_split_line_on_every_shared_page_and_odd_lines(page_lines):
+    lines = [line for page in page_lines for line in page]
+    assert len(lines) > 200_000
+    for texts in (lines, odd_lines()):
         assert list(sentences_of_texts(texts)) == reference(texts)
+
+
+def test_compiled_columns_equal_to_the_python_loop_on_every_shared_page_and_odd_lines(page_lines):
+    compiled = pytest.importorskip("preprocess.core._segment")
+    args = (sentencex.segment, segment._ENUM.match, MAX_LINE_CHARS)
+    for texts in [*page_lines, odd_lines()]:
+        assert compiled.sentence_columns(texts, *args) == sentence_columns_python(texts)
+    assert segment.sentence_columns is not sentence_columns_python  # (the pipeline runs the twin: it is built)
 
 
 def whole_lines(lines):

@@ -10,6 +10,7 @@ pieces always join back into the line exactly.
 """
 from __future__ import annotations
 
+import os
 import re
 from typing import Iterator
 
@@ -59,7 +60,7 @@ def sentences_of(text: str) -> Iterator[tuple[int, str]]:
 
 def sentences_of_lines(lines) -> Iterator[tuple[int, str]]:
     """The same over a document's typed lines (``Document.lines``)."""
-    return sentences_of_texts(line.text for line in lines)
+    return zip(*sentence_columns([line.text for line in lines]))
 
 
 def sentences_of_texts(texts) -> Iterator[tuple[int, str]]:
@@ -84,3 +85,27 @@ def sentences_of_texts(texts) -> Iterator[tuple[int, str]]:
                 p = p.strip()
                 if p:
                     yield i, p
+
+
+def sentence_columns_python(texts) -> tuple[list[int], list[str]]:
+    """(line numbers, sentences) of :func:`sentences_of_texts`, as two lists."""
+    nos, sents = [], []
+    for i, sent in sentences_of_texts(texts):
+        nos.append(i)
+        sents.append(sent)
+    return nos, sents
+
+
+try:  # the compiled twin (_segment.pyx), where built; WEBPRUNE_PURE_PYTHON=1 runs the loop above
+    from preprocess.core._segment import sentence_columns as _compiled_columns
+except ImportError:
+    _compiled_columns = None
+
+
+def sentence_columns(texts) -> tuple[list[int], list[str]]:
+    """(line numbers, sentences) of every sentence of every non-empty line: the compiled twin where built."""
+    return _compiled_columns(texts, sentencex.segment, _ENUM.match, MAX_LINE_CHARS)
+
+
+if _compiled_columns is None or os.environ.get("WEBPRUNE_PURE_PYTHON"):
+    sentence_columns = sentence_columns_python  # noqa: F811

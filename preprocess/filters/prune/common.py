@@ -15,12 +15,12 @@ scoring), ``prune.model_loads`` and the scorer's histogram (``hist_prefix`` + bi
 """
 from __future__ import annotations
 
+import os
 import time
-from collections import Counter
 from typing import Callable
 
 from preprocess.core.document import Document, Line
-from preprocess.core.segment import sentences_of_lines
+from preprocess.core.segment import sentence_columns
 from preprocess.steps.base import BuildContext, Step
 
 # (sentences, their lines' link densities) -> per sentence (histogram bin, decision score) or None (no word)
@@ -50,6 +50,31 @@ def histogram_deciles(counts: dict, prefix: str, edge: Callable[[int], float]) -
             i += 1
         out[f"p{q * 10}"] = edge(hist[i][0])
     return out
+
+
+def decide_python(nos: list[int], sents: list[str], scored: list, threshold: float,
+                  hist: dict) -> tuple[dict[int, list[str]], int, int]:
+    """(the kept sentences of each line by line number, kept, without a word): a sentence is kept where its
+    decision score is at most ``threshold``; ``hist`` counts each scored sentence's bin."""
+    kept_lines: dict[int, list[str]] = {}
+    kept = without = 0
+    for line_no, sent, one in zip(nos, sents, scored):
+        if one is None:  # no word at all ("!!! ---", "|"): nothing worth indexing
+            without += 1
+            continue
+        hist[one[0]] = hist.get(one[0], 0) + 1
+        if one[1] <= threshold:
+            kept_lines.setdefault(line_no, []).append(sent)
+            kept += 1
+    return kept_lines, kept, without
+
+
+try:  # the compiled twin (_decide.pyx), where built; WEBPRUNE_PURE_PYTHON=1 runs the loop above
+    from preprocess.filters.prune._decide import decide
+except ImportError:
+    decide = decide_python
+if os.environ.get("WEBPRUNE_PURE_PYTHON"):
+    decide = decide_python  # noqa: F811
 
 
 class SentencePrune(Step):
@@ -92,26 +117,16 @@ class SentencePrune(Step):
             return doc
         lines = doc.lines
         before = len(doc.text.encode("utf-8"))
-        pieces = list(sentences_of_lines(lines))
-        scored = score([s for _, s in pieces], [lines[i].link_density for i, _ in pieces])
-        kept_lines: dict[int, list[str]] = {}
-        kept = without = 0
-        bins = []
-        threshold = self.threshold
-        for (line_no, sent), one in zip(pieces, scored):
-            if one is None:  # no word at all ("!!! ---", "|"): nothing worth indexing
-                without += 1
-                continue
-            bins.append(one[0])
-            if one[1] <= threshold:
-                kept_lines.setdefault(line_no, []).append(sent)
-                kept += 1
+        nos, sents = sentence_columns([line.text for line in lines])
+        scored = score(sents, [lines[i].link_density for i in nos])
+        hist: dict[int, int] = {}
+        kept_lines, kept, without = decide(nos, sents, scored, self.threshold, hist)
         score_s = time.perf_counter() - t0
         if without:
             self.stat_update("sentences_without_words", without)
-        for b, n in Counter(bins).items():
+        for b, n in hist.items():
             self.stats.counts[f"{self.hist_prefix}{b}"] += n
-        return self.keep(doc, kept_lines, len(pieces), kept, before, score_s)
+        return self.keep(doc, kept_lines, len(sents), kept, before, score_s)
 
     def keep(self, doc: Document, kept_lines: dict[int, list[str]], seen: int, kept: int, before: int,
              score_s: float) -> Document | None:

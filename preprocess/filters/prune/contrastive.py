@@ -28,6 +28,7 @@ Stats: the counters of :mod:`.common` and a histogram of scores in quarter-bit b
 from __future__ import annotations
 
 import math
+import os
 
 from preprocess.core.document import Document
 from preprocess.filters.prune.common import PageScorer, SentencePrune, histogram_deciles
@@ -95,8 +96,27 @@ class ContrastivePrune(SentencePrune):
         self.stat_update(f"lang.{lang}")
         if by_vocab:
             self.stat_update("docs_scored_by_vocabulary")
-        return lambda sentences, _: [None if s is None else (max(-80, min(80, math.floor(s * 4))), s)
-                                     for s in self._score_with(pair, sentences)]
+        return lambda sentences, _: quarter_bins(self._score_with(pair, sentences))
+
+
+def quarter_bins_python(scores: list) -> list:
+    """Each score with its histogram bin (quarter bits, -80..80), or None (no word)."""
+    return [None if s is None else (max(-80, min(80, math.floor(s * 4))), s) for s in scores]
+
+
+try:  # the compiled twin (_decide.pyx), where built; WEBPRUNE_PURE_PYTHON=1 runs the list above
+    from preprocess.filters.prune._decide import quarter_bins as _compiled_bins
+except ImportError:
+    _compiled_bins = None
+
+
+def quarter_bins(scores: list) -> list:
+    """:func:`quarter_bins_python`: the compiled twin where built."""
+    return _compiled_bins(scores, math.floor)
+
+
+if _compiled_bins is None or os.environ.get("WEBPRUNE_PURE_PYTHON"):
+    quarter_bins = quarter_bins_python  # noqa: F811
 
 
 def score_deciles(counts: dict) -> dict[str, float]:
