@@ -26,6 +26,8 @@ def test_quarter_bins_equal_to_the_python_list():
         with pytest.raises(type(pytest.raises(Exception, math.floor, bad).value)):
             compiled.quarter_bins([bad], math.floor)
     assert compiled.quarter_bins([3], math.floor) == quarter_bins_python([3])  # (an int: the Python expression)
+    got = compiled.quarter_bins((s for s in [1.3, None, -90.0]), math.floor)  # (any iterable)
+    assert got == quarter_bins_python([1.3, None, -90.0]) and all(type(x[0]) is int for x in got if x)
 
 
 def test_decide_equal_to_the_python_loop():
@@ -41,3 +43,26 @@ def test_decide_equal_to_the_python_loop():
         assert got == decide_python(nos, sents, scored, threshold, h2)
         assert list(got[0]) == list(decide_python(nos, sents, scored, threshold, {})[0])
         assert list(h1.items()) == list(h2.items())
+        assert [type(b) for b in h1] == [type(b) for b in h2]  # (an int bin stays an int: the counters' names)
+
+
+def test_decide_as_the_python_loop_on_odd_arguments():
+    """zip's shortest length, entries that are lists or longer tuples, a short entry's error, iterables."""
+    nos, sents = [0, 1, 1, 3], ["a", "b", "c", "d"]
+    cases = [(nos[:2], sents[:2], [(1, 0.0), (2, 5.0), (3, 0.0)]),
+             (nos, sents[:3], [(1, 0.0)] * 4),
+             (nos, sents, [[1, 0.0], (2, 0.5, "x"), None, (-3, -1.0)]),
+             (tuple(nos), iter(sents), ((b, float(b)) for b in range(4)))]
+    for args in cases:
+        h1, h2 = {}, {}
+        args2 = [list(a) for a in args]
+        assert compiled.decide(*[list(a) if not isinstance(a, (list, tuple)) else a for a in args2], 1.0, h1) == \
+            decide_python(*args2, 1.0, h2)
+        assert list(h1.items()) == list(h2.items())
+    h = {}
+    assert compiled.decide((0, 1), iter(["a", "b"]), ((1, 0.0), (2, 9.0)), 1.0, h) == ({0: ["a"]}, 1, 0)
+    for short in ([(1,)], [()]):
+        with pytest.raises(IndexError):
+            decide_python([0], ["a"], short, 1.0, {})
+        with pytest.raises(IndexError):
+            compiled.decide([0], ["a"], short, 1.0, {})

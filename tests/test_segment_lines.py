@@ -31,7 +31,7 @@ def page_lines():
 def odd_lines():
     rng = random.Random(7)
     words = ["1.", "b)", "Mr.", "www.Example.com", "end.", "Yes!", "why?", "。", "日本", " ", "\t", "iv.", "(a", "(1",
-             "- x", "* y", "2", "ii", "word", "\u2022 z", "\x1c", "\u3000", "」", "1\n.", "\u0663.", "x\u00a0"]
+             "- x", "* y", "2", "ii", "word", "\u2022 z", "\x1c", "\u3000", "1\n.", "\u0663.", "x\u00a0", *segment._CJK_END]
     odd = ["", "   ", "\ud800 broken. Line.", "x. " * (MAX_LINE_CHARS // 2), "a" * (MAX_LINE_CHARS + 5) + ". B.",
            "\x1c 1. A\x1f", "\u00e9t\u00e9. Oui !"]
     return odd + [" ".join(rng.choice(words) for _ in range(rng.randrange(1, 12))) for _ in range(5000)]
@@ -50,6 +50,26 @@ def test_compiled_columns_equal_to_the_python_loop_on_every_shared_page_and_odd_
     for texts in [*page_lines, odd_lines()]:
         assert compiled.sentence_columns(texts, *args) == sentence_columns_python(texts)
     assert segment.sentence_columns is not sentence_columns_python  # (the pipeline runs the twin: it is built)
+    # what the twin writes out: segment.py's character sets (edit both together)
+    assert segment._MAY_SPLIT.pattern == r"[.!?)\n]" and segment._CJK_END == frozenset("。！？」』）")
+
+
+class Odd(str):
+    def strip(self, *args):
+        return "overridden"
+
+
+def test_compiled_columns_leave_what_is_not_exactly_a_str_to_the_python_loop():
+    compiled = pytest.importorskip("preprocess.core._segment")
+    texts = ["Plain line.", Odd(" Odd. Line. "), "Last one. Yes."]
+    assert compiled.sentence_columns(texts, sentencex.segment, segment._ENUM.match, MAX_LINE_CHARS) is None
+    assert segment.sentence_columns(texts) == sentence_columns_python(texts)
+    assert segment.sentence_columns(iter(texts)) == sentence_columns_python(texts)
+    as_tuple = lambda lang, line: tuple(sentencex.segment(lang, line))  # noqa: E731  (a segmenter giving a tuple)
+    odd = odd_lines()
+    assert compiled.sentence_columns(odd, as_tuple, segment._ENUM.match, MAX_LINE_CHARS) == sentence_columns_python(odd)
+    odd_piece = lambda lang, line: [Odd(p) for p in sentencex.segment(lang, line)]  # noqa: E731
+    assert compiled.sentence_columns(["A b. C d."], odd_piece, segment._ENUM.match, MAX_LINE_CHARS) is None
 
 
 def whole_lines(lines):

@@ -2,8 +2,9 @@
 """Compiled twin of ``segment.sentence_columns_python``: the sentences of a page's lines as two lists (line
 numbers, sentences), without a generator, the per-line ``strip`` and the ASCII test done on the string's own
 characters (``str.strip`` strips ``Py_UNICODE_ISSPACE``), ``merge_pieces``' tests on the pieces' last
-characters; sentencex itself and the enumerator regex are called as the twin calls them.
-``tests/test_segment_lines.py`` holds the two equal on every shared page's lines and on odd ones."""
+characters; sentencex itself and the enumerator regex are called as the twin calls them. ``_MAY_SPLIT`` and
+``_CJK_END`` are written out here (``tests/test_segment_lines.py`` checks them against segment.py's) and the
+test holds the two equal on every shared page's lines and on odd ones."""
 from preprocess.core._ucs cimport Py_UNICODE_ISSPACE, PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ
 
 cdef extern from "Python.h":
@@ -88,33 +89,42 @@ cdef list merge(list pieces, enum_match):
     return out
 
 
-def sentence_columns(texts, segment, enum_match, Py_ssize_t max_chars):
+def sentence_columns(list texts, segment, enum_match, Py_ssize_t max_chars):
     """(line numbers, sentences): each non-empty line's stripped sentences, ``segment`` (sentencex's) called on
-    pieces of ``max_chars`` where a line may split."""
-    cdef list nos = [], sents = [], pieces
+    pieces of ``max_chars`` where a line may split; None where a line or a piece is not exactly a ``str`` (a
+    subclass may change what its methods do: the twin runs instead)."""
+    cdef list nos = [], sents = []
     cdef Py_ssize_t i = -1, n, start
-    cdef str line, s, piece, p
+    cdef object line, pieces, p
+    cdef str s, piece
     for line in texts:
         i += 1
-        s = stripped(line)
+        if type(line) is not str:
+            return None
+        s = stripped(<str> line)
         if not s:
             continue
-        n = len(line)
-        if PyUnicode_IS_ASCII(line) and n <= max_chars and not ascii_may_split(line, n):  # (one piece: no call)
+        n = len(<str> line)
+        if PyUnicode_IS_ASCII(line) and n <= max_chars and not ascii_may_split(<str> line, n):  # (one piece: no call)
             nos.append(i)
             sents.append(s)
             continue
         for start in range(0, n, max_chars):
-            piece = line[start:start + max_chars] if n > max_chars else line
+            piece = (<str> line)[start:start + max_chars] if n > max_chars else <str> line
             try:
                 pieces = segment("en", piece)
             except UnicodeError:  # lone surrogates: keep the line whole rather than lose it
                 pieces = [piece]
-            if len(pieces) > 1:
-                pieces = merge(pieces, enum_match)
-            for p in pieces:
-                p = stripped(p)
-                if p:
+            if type(pieces) is not list:
+                pieces = list(pieces)
+            for p in <list> pieces:
+                if type(p) is not str:
+                    return None
+            if len(<list> pieces) > 1:
+                pieces = merge(<list> pieces, enum_match)
+            for p in <list> pieces:
+                s = stripped(<str> p)
+                if s:
                     nos.append(i)
-                    sents.append(p)
+                    sents.append(s)
     return nos, sents

@@ -103,8 +103,11 @@ except ImportError:
 
 
 def sentence_columns(texts) -> tuple[list[int], list[str]]:
-    """(line numbers, sentences) of every sentence of every non-empty line: the compiled twin where built."""
-    return _compiled_columns(texts, sentencex.segment, _ENUM.match, MAX_LINE_CHARS)
+    """(line numbers, sentences) of every sentence of every non-empty line: the compiled twin where built (the
+    loop above where a text is not exactly a ``str``)."""
+    texts = texts if type(texts) is list else list(texts)
+    out = _compiled_columns(texts, sentencex.segment, _ENUM.match, MAX_LINE_CHARS)
+    return sentence_columns_python(texts) if out is None else out
 
 
 if _compiled_columns is None or os.environ.get("WEBPRUNE_PURE_PYTHON"):

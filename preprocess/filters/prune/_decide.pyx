@@ -3,46 +3,52 @@
 its histogram) and ``contrastive.quarter_bins_python`` (a contrastive score's quarter-bit bin). The same
 comparisons on the same Python objects, without the interpreter's loop; ``tests/test_prune_decide.py`` holds
 each equal to its twin."""
+cimport cython
+from cpython.ref cimport PyObject
 from libc.math cimport floor, isfinite
 
 cdef extern from "Python.h":
     bint PyFloat_CheckExact(object)
+    bint PyTuple_CheckExact(object)
+    Py_ssize_t PyTuple_GET_SIZE(object)
+    PyObject *PyTuple_GET_ITEM(object, Py_ssize_t)
 
 
-def decide(list nos, list sents, list scored, threshold, dict hist):
+@cython.boundscheck(True)
+def decide(nos, sents, scored, threshold, dict hist):
     """(the kept sentences of each line by line number, kept, without a word); ``hist`` counts each scored
-    sentence's bin."""
+    sentence's bin. As the twin's ``zip``: up to the shortest of the three."""
     cdef dict kept_lines = {}
-    cdef list cur = None
-    cdef Py_ssize_t j, n = len(scored), kept = 0, without = 0
-    cdef object one, b, no, last = None
+    cdef list nos_l = nos if type(nos) is list else list(nos)
+    cdef list sents_l = sents if type(sents) is list else list(sents)
+    cdef list scored_l = scored if type(scored) is list else list(scored)
+    cdef Py_ssize_t j, kept = 0, without = 0
+    cdef Py_ssize_t n = min(len(nos_l), len(sents_l), len(scored_l))
+    cdef object one, b, score
     for j in range(n):
-        one = scored[j]
+        one = scored_l[j]
         if one is None:  # no word at all: nothing worth indexing
             without += 1
             continue
-        b = (<tuple> one)[0]
+        if PyTuple_CheckExact(one) and PyTuple_GET_SIZE(one) == 2:
+            b, score = <object> PyTuple_GET_ITEM(one, 0), <object> PyTuple_GET_ITEM(one, 1)
+        else:
+            b, score = one[0], one[1]
         hist[b] = hist.get(b, 0) + 1
-        if (<tuple> one)[1] <= threshold:
-            no = nos[j]
-            if cur is not None and no == last:
-                cur.append(sents[j])
-            else:
-                cur = kept_lines.setdefault(no, [])
-                cur.append(sents[j])
-                last = no
+        if score <= threshold:
+            kept_lines.setdefault(nos_l[j], []).append(sents_l[j])
             kept += 1
     return kept_lines, kept, without
 
 
-def quarter_bins(list scores, floor_py):
+def quarter_bins(scores, floor_py):
     """Each score with its bin, ``(max(-80, min(80, floor(s * 4))), s)``, or None; a score that is not a finite
     float goes through ``floor_py`` (``math.floor``: its error, as the twin's)."""
     cdef list out = []
     cdef object s
     cdef double v
     cdef long b
-    for s in scores:
+    for s in (scores if type(scores) is list else list(scores)):
         if s is None:
             out.append(None)
             continue
