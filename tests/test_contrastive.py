@@ -147,6 +147,27 @@ def test_the_pruners_compiled_loops_prune_real_pages_as_their_python_twins(model
     assert list(counts.items()) == list(twin_counts.items())
 
 
+def test_a_page_sentencex_panics_on_is_pruned_and_written_with_the_rest(model, tmp_path):
+    """sentencex panics on "M\\x85." (a Rust PanicException, not an Exception): the line is kept whole, scored
+    as one sentence, and every record of the file is written."""
+    from pathlib import Path
+
+    from preprocess.driver.preprocess import run_preprocess
+    from webprune.warcpack import pack_pages
+
+    prose = "<p>" + " ".join(PROSE) + "</p>"
+    pages = [(f"p{i}", f"http://news.invalid/{i}", f"<html><head><title>P{i}</title></head><body>{prose}"
+              f"{'<p>M' + chr(0x85) + '.</p>' if i == 1 else ''}</body></html>".encode()) for i in range(3)]
+    pack_pages(pages, tmp_path / "in.warc.gz")
+    r = run_preprocess([str(tmp_path / "in.warc.gz")], str(tmp_path / "out"),
+                       CleanOptions(cleaner="tags", prune_model=str(model[0]), prune_threshold=100), local_run(),
+                       progress=False)
+    assert (r["written"], r["failed"], r["unaccounted"]) == (3, {}, 0)
+    files = sorted(Path(tmp_path / "out" / "collection").glob("*.jsonl"))  # (split at "\n": U+0085 splits a str's lines)
+    rows = [json.loads(line) for f in files for line in f.read_text(encoding="utf-8").split("\n") if line]
+    assert len(rows) == 3 and any("M\x85." in row["contents"] for row in rows)
+
+
 def test_kept_and_removed_lines_of_real_pages():
     assert kept_flags(["Home", "A long sentence about cats here.", "Home", "|"],
                       ["A long sentence about cats here.", "Home"]) == [True, True, False, None]

@@ -121,6 +121,16 @@ def test_a_record_that_kills_its_worker_fails_alone(tmp_path, plugin_env):
     assert r["units"]["failed"] == 0 and r["counters"]["units.attempts_lost"] == 2  # batch, then the record
 
 
+def test_a_record_whose_step_panics_fails_alone(tmp_path, plugin_env):
+    """A native library's panic (pyo3's PanicException, not an Exception) costs its record, not the unit."""
+    inputs = make_inputs(tmp_path / "in", files=2, per_file=20, markers={(0, 5): "WEBPRUNE-PANIC"})
+    r = run_preprocess([str(inputs)], str(tmp_path / "out"), CleanOptions(cleaner="abort"),
+                       RunOptions(workers=2, batch_size=8), progress=False)
+    assert r["failed"] == {"abort_error": 1} and r["written"] == 39 and r["unaccounted"] == 0
+    assert "f0-5" in r["examples"]["failed.abort_error"][0] and "PanicException" in r["examples"]["failed.abort_error"][0]
+    assert r["units"]["failed"] == 0
+
+
 def test_recycled_workers_give_the_same_shards(tmp_path, plugin_env):
     inputs = make_inputs(tmp_path / "in", files=3, per_file=10)
     reference = run_preprocess([str(inputs)], str(tmp_path / "ref"), CleanOptions(), RunOptions(executor="local"),

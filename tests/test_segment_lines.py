@@ -95,3 +95,33 @@ def test_sentencex_returns_a_shared_gold_line_without_a_terminator_or_a_list_clo
     assert len(lines) > 100_000
     for line in lines:
         assert sentencex.segment("en", line) == [line], repr(line)
+
+
+class PanicException(BaseException):
+    """What pyo3 raises for a panic of sentencex's Rust code."""
+
+
+def test_a_line_sentencex_panics_on_is_kept_whole_and_a_stop_is_not_swallowed(monkeypatch):
+    compiled = pytest.importorskip("preprocess.core._segment")
+    real, seg = [p.strip() for p in sentencex.segment("en", "Fine. Yes.")], sentencex.segment
+
+    def panics(lang, line):
+        if "\x85" in line:
+            raise PanicException("end byte index 2 is not a char boundary")
+        if "STOP" in line:
+            raise KeyboardInterrupt
+        return seg(lang, line)
+
+    texts = ["Fine. Yes.", "M\x85.", "Last. One."]
+    want = ([0, 0, 1, 2, 2], [*real, "M\x85.", "Last.", "One."])
+    assert compiled.sentence_columns(texts, panics, segment._ENUM.match, MAX_LINE_CHARS) == want
+    monkeypatch.setattr(sentencex, "segment", panics)
+    assert sentence_columns_python(texts) == want and split_line("M\x85.") == ["M\x85."]
+    with pytest.raises(KeyboardInterrupt):
+        compiled.sentence_columns(["STOP. Now."], panics, segment._ENUM.match, MAX_LINE_CHARS)
+    with pytest.raises(KeyboardInterrupt):
+        sentence_columns_python(["STOP. Now."])
+    monkeypatch.undo()
+    # the real input (sentencex 1.0.32 panics on it): kept whole, by either twin, whatever the version does
+    for got in (segment.sentence_columns(["M\x85."]), sentence_columns_python(["M\x85."])):
+        assert got == ([0], ["M\x85."])

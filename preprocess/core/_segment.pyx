@@ -6,6 +6,7 @@ characters; sentencex itself and the enumerator regex are called as the twin cal
 ``_CJK_END`` are written out here (``tests/test_segment_lines.py`` checks them against segment.py's) and the
 test holds the two equal on every shared page's lines and on odd ones."""
 from preprocess.core._ucs cimport Py_UNICODE_ISSPACE, PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ
+from preprocess.core.native import native_panic, note_panic
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object)
@@ -114,6 +115,11 @@ def sentence_columns(list texts, segment, enum_match, Py_ssize_t max_chars):
             try:
                 pieces = segment("en", piece)
             except UnicodeError:  # lone surrogates: keep the line whole rather than lose it
+                pieces = [piece]
+            except BaseException as exc:  # (segment.segment_line: a panic of sentencex's Rust code, the same)
+                if not native_panic(exc):
+                    raise
+                note_panic("sentencex", piece, exc)
                 pieces = [piece]
             if type(pieces) is not list:
                 pieces = list(pieces)

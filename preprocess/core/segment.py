@@ -16,6 +16,8 @@ from typing import Iterator
 
 import sentencex
 
+from preprocess.core.native import native_panic, note_panic
+
 MAX_LINE_CHARS = 100_000  # longer "lines" (minified code, base64) are cut into pieces of this size
 _ENUM = re.compile(r"^(?:\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,5})$")
 _CJK_END = frozenset("。！？」』）")
@@ -44,12 +46,23 @@ def merge_pieces(pieces) -> list[str]:
     return out
 
 
+def segment_line(lang: str, line: str) -> list[str]:
+    """sentencex's pieces of a line; the line whole where it cannot split it: lone surrogates (UnicodeError) or
+    a panic of its Rust code (``M\\x85.``: a byte index inside a two-byte character)."""
+    try:
+        return sentencex.segment(lang, line)
+    except UnicodeError:
+        return [line]
+    except BaseException as exc:
+        if not native_panic(exc):
+            raise
+        note_panic("sentencex", line, exc)
+        return [line]
+
+
 def split_line(line: str, lang: str = "en") -> list[str]:
     """Sentences of one line, stripped (the unstripped pieces join back into the line)."""
-    try:
-        pieces = merge_pieces(sentencex.segment(lang, line))
-    except UnicodeError:  # lone surrogates: keep the line whole rather than lose it
-        pieces = [line]
+    pieces = merge_pieces(segment_line(lang, line))
     return [p.strip() for p in pieces if p.strip()]
 
 
@@ -65,7 +78,7 @@ def sentences_of_lines(lines) -> Iterator[tuple[int, str]]:
 
 def sentences_of_texts(texts) -> Iterator[tuple[int, str]]:
     """:func:`split_line` of each piece of each line, inlined (a page has ~150 lines, most of one sentence)."""
-    segment, may_split = sentencex.segment, _MAY_SPLIT.search
+    may_split = _MAY_SPLIT.search
     for i, line in enumerate(texts):
         stripped = line.strip()
         if not stripped:
@@ -75,10 +88,7 @@ def sentences_of_texts(texts) -> Iterator[tuple[int, str]]:
             continue
         for start in range(0, len(line), MAX_LINE_CHARS):
             piece = line[start:start + MAX_LINE_CHARS] if len(line) > MAX_LINE_CHARS else line
-            try:
-                pieces = segment("en", piece)
-            except UnicodeError:  # lone surrogates: keep the line whole rather than lose it
-                pieces = [piece]
+            pieces = segment_line("en", piece)  # (the piece whole where sentencex cannot split it)
             if len(pieces) > 1:
                 pieces = merge_pieces(pieces)
             for p in pieces:

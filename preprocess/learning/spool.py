@@ -33,7 +33,8 @@ def saved_spool(out: OutputDir, pass_name: str, name: str) -> dict | None:
 
 def read_spool(out: OutputDir, pass_name: str, name: str) -> list:
     with out.fs.open_input_stream(out.path("learned", pass_name, "spool", name), compression=None) as fh:
-        return [json.loads(r) for r in gzip.decompress(fh.read()).decode("utf-8").splitlines()]
+        # (split at "\n" only: str.splitlines also splits at U+2028, U+0085 ..., which a row's text may hold raw)
+        return [json.loads(r) for r in gzip.decompress(fh.read()).decode("utf-8").split("\n") if r]
 
 
 def delete_spools(out: OutputDir, pass_name: str, names) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from preprocess.core.document import Document
+from preprocess.core.native import native_panic
 from preprocess.core.stats import Stats
 
 log = logging.getLogger("webprune.preprocess")
@@ -87,7 +88,9 @@ class Step:
         for doc in docs:
             try:
                 out = self.process(doc)
-            except Exception as exc:  # one bad page must not stop the run
+            except BaseException as exc:  # one bad page must not stop the run (a native library's panic neither)
+                if not isinstance(exc, Exception) and not native_panic(exc):
+                    raise
                 log.debug("%s failed on %s (%s): %r", self.name, doc.id, doc.source, exc)
                 self.drop(doc, f"{self.name}_error", f"{type(exc).__name__}: {exc}", kind="failed")
                 continue
