@@ -215,3 +215,19 @@ def test_a_half_written_file_a_stopped_runs_task_leaves_late_is_gone_when_the_ru
     assert r["written"] == 1
     left = sorted(p.name for p in out.rglob("*.tmp"))
     assert len(left) == 1 and left[0].startswith("not-ours.jsonl.wp-"), left
+
+
+def test_the_record_reads_back_names_holding_unicode_line_separators(tmp_path):
+    """The record's JSON lines keep U+2028 and U+0085 raw (ensure_ascii=False): read back at newlines only."""
+    import pyarrow.fs as pafs
+
+    from preprocess.folder.owned import OwnedFiles
+
+    fs = pafs.LocalFileSystem()
+    owned = OwnedFiles.create(fs, str(tmp_path), str(tmp_path), "preprocess")
+    names = {"collection/00000-a\u2028b.jsonl", "runs/x\x85y.run", "plain.json"}
+    owned.add(sorted(names)[:2])
+    owned.add(sorted(names)[2:])
+    assert OwnedFiles.load(fs, str(tmp_path), str(tmp_path)).names == names
+    owned.compact()
+    assert OwnedFiles.load(fs, str(tmp_path), str(tmp_path)).names == names

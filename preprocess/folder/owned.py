@@ -102,7 +102,9 @@ class OwnedFiles:
         path = _join(root, RECORD)
         try:
             with fs.open_input_stream(path) as fh:
-                lines = fh.read().decode("utf-8", "replace").splitlines()
+                lines = fh.read().decode("utf-8", "replace").split("\n")  # (a name may hold U+2028: not splitlines)
+            if lines and not lines[-1]:
+                lines.pop()
         except FileNotFoundError:
             return None
         except OSError as exc:
