@@ -37,7 +37,7 @@ setup(ext_modules=[Extension(f"preprocess.cleaners.learned.{name}", [f"preproces
       + [Extension("preprocess.steps.stream._scan", ["preprocess/steps/stream/_scan.pyx"], optional=True),
          Extension("preprocess.lm._tokens", ["preprocess/lm/_tokens.pyx"], optional=True),
          Extension("preprocess.core._segment", ["preprocess/core/_segment.pyx"], optional=True),
-         Extension("preprocess.filters.prune._decide", ["preprocess/filters/prune/_decide.pyx"], optional=True),
+         Extension("preprocess.core._decide", ["preprocess/core/_decide.pyx"], optional=True),
          Extension("preprocess.steps._markup", ["preprocess/steps/_markup.pyx"], include_dirs=["preprocess/steps"],
                    optional=True)]
       + kenlm_pair())

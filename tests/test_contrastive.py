@@ -125,7 +125,7 @@ def test_the_pruners_compiled_loops_prune_real_pages_as_their_python_twins(model
     from preprocess.filters.prune import common, contrastive
 
     pytest.importorskip("preprocess.core._segment")
-    pytest.importorskip("preprocess.filters.prune._decide")
+    pytest.importorskip("preprocess.core._decide")
     files = sorted(shared("cleaning", "dragnet", "input").glob("*.html"))[:150] + \
         sorted(shared("cleaning", "cleaneval-final", "input").glob("*.html"))[:150]
     opts = CleanOptions(cleaner="tags", prune_model=str(model[0]), prune_threshold=0)

@@ -9,7 +9,7 @@ import pytest
 from preprocess.filters.prune.common import decide_python
 from preprocess.filters.prune.contrastive import quarter_bins_python
 
-compiled = pytest.importorskip("preprocess.filters.prune._decide")
+compiled = pytest.importorskip("preprocess.core._decide")
 
 
 def random_scores(rng, n):

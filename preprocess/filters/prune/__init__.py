@@ -2,7 +2,7 @@
 
 One module per scorer -- :mod:`.perplexity` (a KenLM model file) and :mod:`.contrastive` (a
 contrastive model directory, ``webprune lm train-crawl``) -- on the shared sentence loop of
-:mod:`.common` (its per-sentence loops compiled in ``_decide.pyx``); :mod:`.options` checks the parameters (declared in the registry). :class:`Prune`
+:mod:`.common` (its per-sentence loops compiled in ``preprocess/core/_decide.pyx``); :mod:`.options` checks the parameters (declared in the registry). :class:`Prune`
 is what the registry names: it picks the scorer for the model's kind, and reports the run's
 ``pruning`` summary (threshold, calibration, deciles) through the step summary hook. The
 scorers are imported only when a pipeline or a summary needs them.

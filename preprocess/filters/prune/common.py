@@ -70,7 +70,7 @@ def decide_python(nos: list[int], sents: list[str], scored: list, threshold: flo
 
 
 try:  # the compiled twin (_decide.pyx), where built; WEBPRUNE_PURE_PYTHON=1 runs the loop above
-    from preprocess.filters.prune._decide import decide
+    from preprocess.core._decide import decide
 except ImportError:
     decide = decide_python
 if os.environ.get("WEBPRUNE_PURE_PYTHON"):

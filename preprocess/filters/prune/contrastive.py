@@ -105,7 +105,7 @@ def quarter_bins_python(scores: list) -> list:
 
 
 try:  # the compiled twin (_decide.pyx), where built; WEBPRUNE_PURE_PYTHON=1 runs the list above
-    from preprocess.filters.prune._decide import quarter_bins as _compiled_bins
+    from preprocess.core._decide import quarter_bins as _compiled_bins
 except ImportError:
     _compiled_bins = None
 
