@@ -21,12 +21,12 @@ def test_quarter_bins_equal_to_the_python_list():
     rng = random.Random(5)
     for _ in range(2000):
         scores = random_scores(rng, rng.randrange(0, 40))
-        assert compiled.quarter_bins(scores, math.floor) == quarter_bins_python(scores)
+        assert compiled.quarter_bins(scores) == quarter_bins_python(scores)
     for bad in (float("inf"), float("nan")):  # the twin's own error
         with pytest.raises(type(pytest.raises(Exception, math.floor, bad).value)):
-            compiled.quarter_bins([bad], math.floor)
-    assert compiled.quarter_bins([3], math.floor) == quarter_bins_python([3])  # (an int: the Python expression)
-    got = compiled.quarter_bins((s for s in [1.3, None, -90.0]), math.floor)  # (any iterable)
+            compiled.quarter_bins([bad])
+    assert compiled.quarter_bins([3]) == quarter_bins_python([3])  # (an int: the Python expression)
+    got = compiled.quarter_bins((s for s in [1.3, None, -90.0]))  # (any iterable)
     assert got == quarter_bins_python([1.3, None, -90.0]) and all(type(x[0]) is int for x in got if x)
 
 

@@ -46,7 +46,7 @@ def test_equal_to_split_line_on_every_shared_page_and_odd_lines(page_lines):
 
 def test_compiled_columns_equal_to_the_python_loop_on_every_shared_page_and_odd_lines(page_lines):
     compiled = pytest.importorskip("preprocess.core._segment")
-    args = (sentencex.segment, segment._ENUM.match, MAX_LINE_CHARS)
+    args = (segment.segment_line, segment._ENUM.match, MAX_LINE_CHARS)
     for texts in [*page_lines, odd_lines()]:
         assert compiled.sentence_columns(texts, *args) == sentence_columns_python(texts)
     assert segment.sentence_columns is not sentence_columns_python  # (the pipeline runs the twin: it is built)
@@ -62,13 +62,13 @@ class Odd(str):
 def test_compiled_columns_leave_what_is_not_exactly_a_str_to_the_python_loop():
     compiled = pytest.importorskip("preprocess.core._segment")
     texts = ["Plain line.", Odd(" Odd. Line. "), "Last one. Yes."]
-    assert compiled.sentence_columns(texts, sentencex.segment, segment._ENUM.match, MAX_LINE_CHARS) is None
+    assert compiled.sentence_columns(texts, segment.segment_line, segment._ENUM.match, MAX_LINE_CHARS) is None
     assert segment.sentence_columns(texts) == sentence_columns_python(texts)
     assert segment.sentence_columns(iter(texts)) == sentence_columns_python(texts)
-    as_tuple = lambda lang, line: tuple(sentencex.segment(lang, line))  # noqa: E731  (a segmenter giving a tuple)
+    as_tuple = lambda lang, line: tuple(segment.segment_line(lang, line))  # noqa: E731  (a segmenter giving a tuple)
     odd = odd_lines()
     assert compiled.sentence_columns(odd, as_tuple, segment._ENUM.match, MAX_LINE_CHARS) == sentence_columns_python(odd)
-    odd_piece = lambda lang, line: [Odd(p) for p in sentencex.segment(lang, line)]  # noqa: E731
+    odd_piece = lambda lang, line: [Odd(p) for p in segment.segment_line(lang, line)]  # noqa: E731
     assert compiled.sentence_columns(["A b. C d."], odd_piece, segment._ENUM.match, MAX_LINE_CHARS) is None
 
 
@@ -114,11 +114,13 @@ def test_a_line_sentencex_panics_on_is_kept_whole_and_a_stop_is_not_swallowed(mo
 
     texts = ["Fine. Yes.", "M\x85.", "Last. One."]
     want = ([0, 0, 1, 2, 2], [*real, "M\x85.", "Last.", "One."])
-    assert compiled.sentence_columns(texts, panics, segment._ENUM.match, MAX_LINE_CHARS) == want
     monkeypatch.setattr(sentencex, "segment", panics)
+    # the compiled twin calls segment.segment_line, the one place a panic is caught
+    assert compiled.sentence_columns(texts, segment.segment_line, segment._ENUM.match, MAX_LINE_CHARS) == want
+    assert segment.sentence_columns is not sentence_columns_python and segment.sentence_columns(texts) == want
     assert sentence_columns_python(texts) == want and split_line("M\x85.") == ["M\x85."]
     with pytest.raises(KeyboardInterrupt):
-        compiled.sentence_columns(["STOP. Now."], panics, segment._ENUM.match, MAX_LINE_CHARS)
+        segment.sentence_columns(["STOP. Now."])
     with pytest.raises(KeyboardInterrupt):
         sentence_columns_python(["STOP. Now."])
     monkeypatch.undo()

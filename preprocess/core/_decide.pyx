@@ -6,6 +6,7 @@ each equal to its twin."""
 cimport cython
 from cpython.ref cimport PyObject
 from libc.math cimport floor, isfinite
+from math import floor as floor_py
 
 cdef extern from "Python.h":
     bint PyFloat_CheckExact(object)
@@ -41,9 +42,9 @@ def decide(nos, sents, scored, threshold, dict hist):
     return kept_lines, kept, without
 
 
-def quarter_bins(scores, floor_py):
+def quarter_bins(scores):
     """Each score with its bin, ``(max(-80, min(80, floor(s * 4))), s)``, or None; a score that is not a finite
-    float goes through ``floor_py`` (``math.floor``: its error, as the twin's)."""
+    float goes through ``math.floor`` (its error, as the twin's)."""
     cdef list out = []
     cdef object s
     cdef double v

@@ -6,7 +6,6 @@ characters; sentencex itself and the enumerator regex are called as the twin cal
 ``_CJK_END`` are written out here (``tests/test_segment_lines.py`` checks them against segment.py's) and the
 test holds the two equal on every shared page's lines and on odd ones."""
 from preprocess.core._ucs cimport Py_UNICODE_ISSPACE, PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ
-from preprocess.core.native import native_panic, note_panic
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object)
@@ -91,8 +90,8 @@ cdef list merge(list pieces, enum_match):
 
 
 def sentence_columns(list texts, segment, enum_match, Py_ssize_t max_chars):
-    """(line numbers, sentences): each non-empty line's stripped sentences, ``segment`` (sentencex's) called on
-    pieces of ``max_chars`` where a line may split; None where a line or a piece is not exactly a ``str`` (a
+    """(line numbers, sentences): each non-empty line's stripped sentences, ``segment`` (``segment.segment_line``)
+    called on pieces of ``max_chars`` where a line may split; None where a line or a piece is not exactly a ``str`` (a
     subclass may change what its methods do: the twin runs instead)."""
     cdef list nos = [], sents = []
     cdef Py_ssize_t i = -1, n, start
@@ -112,15 +111,7 @@ def sentence_columns(list texts, segment, enum_match, Py_ssize_t max_chars):
             continue
         for start in range(0, n, max_chars):
             piece = (<str> line)[start:start + max_chars] if n > max_chars else <str> line
-            try:
-                pieces = segment("en", piece)
-            except UnicodeError:  # lone surrogates: keep the line whole rather than lose it
-                pieces = [piece]
-            except BaseException as exc:  # (segment.segment_line: a panic of sentencex's Rust code, the same)
-                if not native_panic(exc):
-                    raise
-                note_panic("sentencex", piece, exc)
-                pieces = [piece]
+            pieces = segment("en", piece)  # (segment.segment_line: the piece whole where sentencex cannot split it)
             if type(pieces) is not list:
                 pieces = list(pieces)
             for p in <list> pieces:

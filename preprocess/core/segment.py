@@ -116,7 +116,7 @@ def sentence_columns(texts) -> tuple[list[int], list[str]]:
     """(line numbers, sentences) of every sentence of every non-empty line: the compiled twin where built (the
     loop above where a text is not exactly a ``str``)."""
     texts = texts if type(texts) is list else list(texts)
-    out = _compiled_columns(texts, sentencex.segment, _ENUM.match, MAX_LINE_CHARS)
+    out = _compiled_columns(texts, segment_line, _ENUM.match, MAX_LINE_CHARS)
     return sentence_columns_python(texts) if out is None else out
 
 

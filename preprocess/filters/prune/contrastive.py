@@ -105,17 +105,10 @@ def quarter_bins_python(scores: list) -> list:
 
 
 try:  # the compiled twin (_decide.pyx), where built; WEBPRUNE_PURE_PYTHON=1 runs the list above
-    from preprocess.core._decide import quarter_bins as _compiled_bins
+    from preprocess.core._decide import quarter_bins
 except ImportError:
-    _compiled_bins = None
-
-
-def quarter_bins(scores: list) -> list:
-    """:func:`quarter_bins_python`: the compiled twin where built."""
-    return _compiled_bins(scores, math.floor)
-
-
-if _compiled_bins is None or os.environ.get("WEBPRUNE_PURE_PYTHON"):
+    quarter_bins = quarter_bins_python
+if os.environ.get("WEBPRUNE_PURE_PYTHON"):
     quarter_bins = quarter_bins_python  # noqa: F811
 
 
