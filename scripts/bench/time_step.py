@@ -46,7 +46,8 @@ def child(step_name: str, passes: int, rec_flags: str) -> None:
     pipe = Pipeline(ps.options_of(rec_flags))
     names = [s.name for s in pipe.steps]
     if step_name not in names:
-        sys.exit(f"--step {step_name}: not a step of the pipeline ({', '.join(names)})")
+        print(f"--step {step_name}: not a step of the pipeline ({', '.join(names)})", file=sys.stderr)
+        sys.exit(2)
     at = names.index(step_name)
     stats, docs = Stats(), []
     for s in pipe.steps:
@@ -100,6 +101,8 @@ def main() -> None:
     a = ap.parse_args()
     if a.child:
         return child(a.step, a.passes, a.rec_flags)
+    if a.rounds < 1 or a.passes < 1:
+        ap.error("--rounds and --passes take a whole number of at least 1")
     if a.checkout is not None and not (a.checkout / "preprocess").is_dir():
         ap.error(f"--checkout {a.checkout}: not a webprune checkout (no preprocess/ in it)")
     trees = [("this checkout", ROOT)] + ([(f"--checkout {a.checkout}", a.checkout.resolve())] if a.checkout else [])
@@ -112,6 +115,8 @@ def main() -> None:
                    str(a.passes), "--rec-flags", a.rec_flags]
             proc = subprocess.run(cmd, cwd=tree, env=os.environ | {"PYTHONPATH": str(tree)}, capture_output=True,
                                   text=True)
+            if proc.returncode == 2:  # (a bad argument the child found: its one line)
+                ap.error(proc.stderr.strip().splitlines()[-1])
             if proc.returncode:
                 sys.exit(f"round {r} on {tree} failed:\n{proc.stderr[-2000:]}")
             row = json.loads(proc.stdout.strip().splitlines()[-1])
