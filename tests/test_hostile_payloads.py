@@ -154,7 +154,7 @@ def test_markup_the_parser_handles_in_superlinear_time_is_skipped_in_bounded_tim
 @pytest.mark.parametrize("name", sorted(COSTLY))
 def test_the_probe_refuses_those_pages_at_the_default_budget_too(name):
     """At the default --max-parse-seconds (10) the last two probes' growth of two of these pages (distinct tag or
-    attribute names) predicted them within the budget and let them through, while lexbor took 13-28 s on them
+    attribute names) predicted them within the budget and let them through, while lexbor took 13-29 s on them
     whole: their growth climbs past the quarter (scripts/studies/costly_markup.py)."""
     from resiliparse.parse.html import HTMLTree
 

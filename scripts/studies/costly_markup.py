@@ -7,8 +7,8 @@ parse costs, and what the parse step's cost probe predicts from its prefixes.
 For each page: the CPU seconds of ``HTMLTree.parse`` on the whole page, in a child process stopped after
 ``--cap`` seconds; and ``--repeat`` times for each budget, ``preprocess.steps.parse.predicted_cost``'s verdict
 (the predicted seconds, or ``parse`` when it lets the page through) and the probes' CPU seconds. A page the
-probe lets through costs its worker the whole parse: the tests' pages are sized so that a whole parse is several
-times the budget they run with, and the probe's verdict is not a near thing.
+probe lets through costs its worker the whole parse. Then the verdicts on the real pages that meet the probe: the
+shared cleaning pages over 128 KiB (``../shared/data/cleaning/*/input``), which should all be parsed.
 """
 from __future__ import annotations
 
@@ -54,8 +54,9 @@ def main() -> int:
         ap.error("--repeat, --cap and --budgets must be positive")
     from resiliparse.parse.html import HTMLTree
 
-    from preprocess.steps.parse import predicted_cost
+    from preprocess.steps.parse import PROBE_FROM, predicted_cost
     from tests.test_hostile_payloads import COSTLY
+    from webprune.benchdata import cleaning_pages
 
     print("| page | characters | whole parse, CPU | " + " | ".join(f"probe at {b:g} s: verdict (probe CPU s)"
                                                         for b in a.budgets) + " |")
@@ -72,6 +73,12 @@ def main() -> int:
                 runs.append(("parse" if cost is None else f"{cost:.1f} s") + f" ({probe:.2f})")
             cells.append(", ".join(runs))
         print(f"| {name} | {len(html):,} | {whole_parse(name, a.cap)} | " + " | ".join(cells) + " |", flush=True)
+    big = [p for p in cleaning_pages() if p.stat().st_size > PROBE_FROM]
+    for budget in a.budgets:
+        refused = [p.name for p in big
+                   if predicted_cost(HTMLTree.parse, p.read_bytes().decode("utf-8", "replace"), budget) is not None]
+        print(f"\nshared cleaning pages over {PROBE_FROM >> 10} KiB at {budget:g} s: {len(big)}, parsed "
+              f"{len(big) - len(refused)}, refused {len(refused)}" + (f" ({', '.join(refused[:10])})" if refused else ""))
     return 0
 
 
