@@ -32,7 +32,8 @@ _PYTHON_ONLY = {"utf-8-sig", "utf-16", "utf-16-le", "utf-16-be"}  # BOM handling
 PROBE_FROM = 128 << 10   # pages larger than this are probed before they are parsed
 FIRST_PROBE = 32 << 10   # the first prefix parsed
 WORST_GROWTH = 3.0       # the growth assumed past the last probe until two probes measure it
-SUPERLINEAR = 1.3        # a measured growth above this is not an ordinary page's (theirs stay near 1)
+SUPERLINEAR = 1.3        # a measured growth above this, predicting the page past the budget, refuses it
+SUSTAINED = 1.5          # two measured growths in a row above this: lexbor's costly cases, not an ordinary page's
 MIN_TIMED = 0.005        # seconds: shorter probe times are too noisy to measure growth from
 NOSCRIPT_CHARS = 1000    # a <noscript> copy of the page holds at least this much text ...
 NOSCRIPT_SHARE = 0.5     # ... and this share of the body's text (scripts and styles are not the page's text)
@@ -48,12 +49,16 @@ def predicted_cost(parse, page, budget: float) -> float | None:
     is predicted to stay within it. Prefixes are parsed up to a quarter of the page at least: lexbor's slow
     cases start late (a name table that fills up), so a cheap start proves nothing about the end. Sizes double
     from 32 KiB, and the last one is the quarter itself; a jump of up to 4x straight to it is taken when the
-    growth assumed at worst keeps it within the budget (an ordinary 300 KB page: 32 KiB, then 75 KB). Past the
-    quarter a page whose probes grew superlinearly is assumed to grow at worst: the growth of lexbor's costly
-    cases climbs with the prefix, so the last two probes' growth under-predicts the whole parse
+    growth assumed at worst keeps it within the budget (an ordinary 300 KB page: 32 KiB, then 75 KB).
+
+    Past the quarter a page whose last two measured growths both exceed ``SUSTAINED`` is assumed to grow at
+    worst: the growth of lexbor's costly cases climbs with the prefix, so the last probes' growth
+    under-predicts the whole parse. An ordinary page's growth can jump too, between 1 and 4 MiB (the caches,
+    a busy machine's most of all), so a page the quarter predicts past the budget on growth not sustained is
+    parsed to its half first when the budget affords that probe at worst, and judged from there
     (``scripts/studies/costly_markup.py``)."""
-    n, size, last, last_size = len(page), FIRST_PROBE, None, None
-    quarter = -(-n // 4)
+    n, size, last, last_size, last_growth = len(page), FIRST_PROBE, None, None, None
+    quarter, half = -(-n // 4), n // 2
     close = CLOSE if isinstance(page, str) else CLOSE.encode()
     while size < n:
         t0 = time.thread_time()
@@ -63,14 +68,21 @@ def predicted_cost(parse, page, budget: float) -> float | None:
             return t * n / size
         measured = last is not None and last >= MIN_TIMED
         growth = max(1.0, math.log(t / last) / math.log(size / last_size)) if measured else WORST_GROWTH
-        predicted = t * (n / size) ** growth
-        if measured and growth > SUPERLINEAR and predicted > budget:
-            return predicted
-        if size >= quarter:  # past it, superlinear growth is assumed to climb on: lexbor's costly cases speed up
-            end = t * (n / size) ** (max(growth, WORST_GROWTH) if growth > SUPERLINEAR else growth)
-            return None if end <= budget else end
+        if size < quarter:
+            predicted = t * (n / size) ** growth
+            if measured and growth > SUPERLINEAR and predicted > budget:
+                return predicted
+        else:  # past it, sustained superlinear growth is assumed to climb on, as lexbor's costly cases do
+            sustained = measured and last_growth is not None and min(growth, last_growth) > SUSTAINED
+            end = t * (n / size) ** (WORST_GROWTH if sustained else growth)
+            if end <= budget:
+                return None
+            if sustained or size >= half or t * (half / size) ** WORST_GROWTH > budget:
+                return end
         jump = quarter <= 4 * size and t * (quarter / size) ** WORST_GROWTH <= budget
-        last, last_size, size = t, size, quarter if jump else min(2 * size, quarter)
+        last_growth = growth if measured else None
+        last, last_size = t, size
+        size = half if size >= quarter else quarter if jump else min(2 * size, quarter)
     return None
 
 

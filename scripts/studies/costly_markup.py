@@ -2,13 +2,15 @@
 """The markup lexbor parses in superlinear time (tests/test_hostile_payloads.py's ``COSTLY`` pages): what a whole
 parse costs, and what the parse step's cost probe predicts from its prefixes.
 
-    scripts/studies/costly_markup.py [--budgets 5 10] [--repeat 3] [--cap 120]
+    scripts/studies/costly_markup.py [--budgets 5 10] [--repeat 3] [--cap 120] [--busy 0]
 
 For each page: the CPU seconds of ``HTMLTree.parse`` on the whole page, in a child process stopped after
 ``--cap`` seconds; and ``--repeat`` times for each budget, ``preprocess.steps.parse.predicted_cost``'s verdict
 (the predicted seconds, or ``parse`` when it lets the page through) and the probes' CPU seconds. A page the
-probe lets through costs its worker the whole parse. Then the verdicts on the real pages that meet the probe: the
-shared cleaning pages over 128 KiB (``../shared/data/cleaning/*/input``), which should all be parsed.
+probe lets through costs its worker the whole parse. Then the same for ordinary pages of 15-16 MiB, just under the
+default ``--max-bytes`` (``ORDINARY_NEAR_MAX_BYTES``: the largest probes, where the caches make growth jump), and
+the verdicts on the real pages over 128 KiB (``../shared/data/cleaning/*/input`` decoded as UTF-8, of
+which the probe meets those whose string is over 128 KiB): every ordinary page should be parsed.
 """
 from __future__ import annotations
 
@@ -21,21 +23,32 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.test_hostile_payloads import COSTLY, ORDINARY_NEAR_MAX_BYTES  # noqa: E402
+
 CHILD = """
 import sys, time
 sys.path.insert(0, {root!r})
 from resiliparse.parse.html import HTMLTree
-from tests.test_hostile_payloads import COSTLY
-html = COSTLY[{name!r}]() + "<p>" + "real words " * 200 + "</p></body></html>"
+from tests.test_hostile_payloads import COSTLY, ORDINARY_NEAR_MAX_BYTES
+html = {page}
 t0 = time.thread_time()
 HTMLTree.parse(html)
 print(time.thread_time() - t0)
 """
 
 
+def costly(name: str) -> str:
+    return COSTLY[name]() + "<p>" + "real words " * 200 + "</p></body></html>"
+
+
+BUSY = "x = bytearray(48 << 20)\nwhile True:\n    x[::64] = bytes(len(x[::64]))"
+
+
 def whole_parse(name: str, cap: float) -> str:
+    page = (f'COSTLY[{name!r}]() + "<p>" + "real words " * 200 + "</p></body></html>"' if name in COSTLY
+            else f"ORDINARY_NEAR_MAX_BYTES[{name!r}]()")
     try:
-        out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), name=name)], capture_output=True,
+        out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), page=page)], capture_output=True,
                              text=True, timeout=cap)
     except subprocess.TimeoutExpired:
         return f"> {cap:g} s (stopped)"
@@ -49,20 +62,29 @@ def main() -> int:
     ap.add_argument("--budgets", type=float, nargs="+", default=[5.0, 10.0], help="--max-parse-seconds values")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cap", type=float, default=120.0, help="seconds a whole parse may take before it is stopped")
+    ap.add_argument("--busy", type=int, default=0, help="processes writing across memory beside the probes")
     a = ap.parse_args()
-    if a.repeat < 1 or a.cap <= 0 or any(b <= 0 for b in a.budgets):
-        ap.error("--repeat, --cap and --budgets must be positive")
+    if a.repeat < 1 or a.cap <= 0 or any(b <= 0 for b in a.budgets) or a.busy < 0:
+        ap.error("--repeat, --cap and --budgets must be positive, --busy not negative")
+    busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(a.busy)]
+    try:
+        return report(a)
+    finally:
+        for p in busy:
+            p.kill()
+
+
+def report(a) -> int:
     from resiliparse.parse.html import HTMLTree
 
     from preprocess.steps.parse import PROBE_FROM, predicted_cost
-    from tests.test_hostile_payloads import COSTLY
     from webprune.benchdata import cleaning_pages
 
     print("| page | characters | whole parse, CPU | " + " | ".join(f"probe at {b:g} s: verdict (probe CPU s)"
                                                         for b in a.budgets) + " |")
     print("|---|---:|---:|" + "---|" * len(a.budgets))
-    for name in sorted(COSTLY):
-        html = COSTLY[name]() + "<p>" + "real words " * 200 + "</p></body></html>"
+    for name in sorted(COSTLY) + sorted(ORDINARY_NEAR_MAX_BYTES):
+        html = costly(name) if name in COSTLY else ORDINARY_NEAR_MAX_BYTES[name]()
         cells = []
         for budget in a.budgets:
             runs = []
@@ -72,13 +94,15 @@ def main() -> int:
                 probe = time.thread_time() - t0
                 runs.append(("parse" if cost is None else f"{cost:.1f} s") + f" ({probe:.2f})")
             cells.append(", ".join(runs))
-        print(f"| {name} | {len(html):,} | {whole_parse(name, a.cap)} | " + " | ".join(cells) + " |", flush=True)
+        label = name if name in COSTLY else f"ordinary: {name}"
+        print(f"| {label} | {len(html):,} | {whole_parse(name, a.cap)} | " + " | ".join(cells) + " |", flush=True)
     big = [p for p in cleaning_pages() if p.stat().st_size > PROBE_FROM]
+    texts = {p.name: p.read_bytes().decode("utf-8", "replace") for p in big}
+    big = [p for p in big if len(texts[p.name]) > PROBE_FROM]
     for budget in a.budgets:
-        refused = [p.name for p in big
-                   if predicted_cost(HTMLTree.parse, p.read_bytes().decode("utf-8", "replace"), budget) is not None]
-        print(f"\nshared cleaning pages over {PROBE_FROM >> 10} KiB at {budget:g} s: {len(big)}, parsed "
-              f"{len(big) - len(refused)}, refused {len(refused)}" + (f" ({', '.join(refused[:10])})" if refused else ""))
+        refused = [p.name for p in big if predicted_cost(HTMLTree.parse, texts[p.name], budget) is not None]
+        print(f"\nshared cleaning pages over {PROBE_FROM >> 10} KiB (characters) at {budget:g} s: {len(big)}, parsed "
+              f"{len(big) - len(refused)}, refused {len(refused)}" + (f" ({', '.join(refused[:10])})" * bool(refused)))
     return 0
 
 
