@@ -8,7 +8,7 @@ The speed benchmark (``bench_preprocess.py --parts speed``) compares ``webprune 
 wall time is a fixed part (Python's and Ray's start-up and exit, the model's loading) and a part that grows with
 the records. This measures both, for ``tags`` and the recommended pipeline:
 
-* fixed: the same command on a small real WARC (../shared/data/warc/commoncrawl, 30-odd records), median of
+* fixed: the same command on a small real WARC (../shared/data/warc/commoncrawl, 50 records), median of
   ``--repeat`` runs, its wall time and the driver's CPU;
 * the full run on the benchmark's 4 files (build/bench/speed-00*.warc.gz), once: wall and CPU per record
   (the cleaning pass's, every step's, plus the driver's, as the benchmark counts);
