@@ -173,15 +173,14 @@ def test_the_probe_refuses_those_pages_at_the_default_budget_too(name):
     budget = CleanOptions().max_parse_seconds
     cost = predicted_cost(HTMLTree.parse, html, budget)
     assert cost is not None and cost > budget
-    assert time.process_time() - t0 < budget  # the probes' cost is bounded by the budget (mostly 0.04-1.1 s here)
+    assert time.process_time() - t0 < budget  # probing took at most 5.7 s of a 10 s budget (results/parse/)
 
 
 @pytest.mark.parametrize("name", sorted(ORDINARY_NEAR_MAX_BYTES))
 def test_ordinary_pages_near_the_size_limit_are_parsed_at_a_tight_budget(name):
     """Between 1 and 4 MiB the growth of an ordinary page's probes can jump above 1.5 for one probe (the caches),
     and a probe assuming cubic growth from there refused such pages at --max-parse-seconds 5 while they took
-    0.5 s whole; a climb is assumed only where two growths in a row exceed 1.5, and a refusal that rests on one
-    jump is checked at the half."""
+    0.5 s whole; a refusal at the quarter is checked at the half when half the budget affords that probe."""
     from resiliparse.parse.html import HTMLTree
 
     from preprocess.config.options import CleanOptions
@@ -241,6 +240,53 @@ def test_the_parse_probe_goes_straight_to_a_quarter_of_an_ordinary_page_and_doub
 
     cost = predicted_cost(cubic, page, 1.0)
     assert sizes == [FIRST_PROBE, 2 * FIRST_PROBE] and cost > 10
+
+
+class _Clock:
+    """A thread_time that a fake parse advances: probes' times set exactly, no timing noise."""
+
+    def __init__(self, cost):
+        self.now, self.cost, self.sizes = 0.0, cost, []
+
+    def thread_time(self):
+        return self.now
+
+    def parse(self, prefix):
+        self.sizes.append(len(prefix) - 4)
+        self.now += self.cost(len(prefix) - 4)
+
+
+@pytest.mark.parametrize("half_growth, parsed", [(1.0, True), (1.2, True), (3.0, False)])
+def test_a_jump_in_growth_at_the_quarter_is_checked_at_the_half(monkeypatch, half_growth, parsed):
+    """A 16 MiB page linear to 1 MiB whose quarter then took 1.8x its share (growth 1.42: the caches): cubic
+    growth from there predicts 13 s, so the half is probed and judges the page."""
+    import preprocess.steps.parse as parse_step
+
+    n, mib = 16 << 20, 1 << 20
+    quarter = n // 4
+
+    def cost(size):  # 20 ms a MiB up to 1 MiB, then the quarter's jump, then the half's growth
+        if size <= mib:
+            return 0.02 * size / mib
+        if size <= quarter:
+            return 0.02 * 4 * 1.8
+        return 0.02 * 4 * 1.8 * 2 ** half_growth
+
+    clock = _Clock(cost)
+    monkeypatch.setattr(parse_step, "time", clock)
+    verdict = parse_step.predicted_cost(clock.parse, "x" * n, 5.0)
+    assert clock.sizes[-2:] == [quarter, n // 2]
+    assert (verdict is None) == parsed
+
+
+def test_the_half_is_not_probed_when_half_the_budget_cannot_afford_it(monkeypatch):
+    import preprocess.steps.parse as parse_step
+
+    n = 16 << 20
+    clock = _Clock(lambda size: 0.4 * (size / (n // 4)) ** 1.5)  # the quarter at 0.4 s: the half at worst 3.2
+    monkeypatch.setattr(parse_step, "time", clock)
+    assert parse_step.predicted_cost(clock.parse, "x" * n, 5.0) > 5.0
+    assert clock.sizes[-1] == n // 4
 
 
 def test_a_probe_cut_anywhere_inside_a_tag_still_parses_the_tag_with_its_attributes():

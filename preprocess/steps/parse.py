@@ -32,8 +32,7 @@ _PYTHON_ONLY = {"utf-8-sig", "utf-16", "utf-16-le", "utf-16-be"}  # BOM handling
 PROBE_FROM = 128 << 10   # pages larger than this are probed before they are parsed
 FIRST_PROBE = 32 << 10   # the first prefix parsed
 WORST_GROWTH = 3.0       # the growth assumed past the last probe until two probes measure it
-SUPERLINEAR = 1.3        # a measured growth above this, predicting the page past the budget, refuses it
-SUSTAINED = 1.5          # two measured growths in a row above this: lexbor's costly cases, not an ordinary page's
+SUPERLINEAR = 1.3        # a measured growth above this is assumed to climb (ordinary pages stay near 1)
 MIN_TIMED = 0.005        # seconds: shorter probe times are too noisy to measure growth from
 NOSCRIPT_CHARS = 1000    # a <noscript> copy of the page holds at least this much text ...
 NOSCRIPT_SHARE = 0.5     # ... and this share of the body's text (scripts and styles are not the page's text)
@@ -48,22 +47,23 @@ def predicted_cost(parse, page, budget: float) -> float | None:
     """Seconds parsing ``page`` whole is predicted to take when that is more than ``budget``; None when it
     is predicted to stay within it. Prefixes are parsed up to a quarter of the page at least: lexbor's slow
     cases start late (a name table that fills up), so a cheap start proves nothing about the end. Sizes double
-    from 32 KiB, and the last one is the quarter itself; a jump of up to 4x straight to it is taken when the
-    growth assumed at worst keeps it within the budget (an ordinary 300 KB page: 32 KiB, then 75 KB).
+    from 32 KiB to the quarter; a jump of up to 4x straight to it is taken when the growth assumed at worst
+    keeps it within the budget (an ordinary 300 KB page: 32 KiB, then 75 KB).
 
-    Past the quarter a page whose last two measured growths both exceed ``SUSTAINED`` is assumed to grow at
-    worst: the growth of lexbor's costly cases climbs with the prefix, so the last probes' growth
-    under-predicts the whole parse. An ordinary page's growth can jump too, between 1 and 4 MiB (the caches,
-    a busy machine's most of all), so a page the quarter predicts past the budget on growth not sustained is
-    parsed to its half first when the budget affords that probe at worst, and judged from there
+    Past the quarter a page whose growth was superlinear (or not measured) is assumed to grow at worst: the
+    growth of lexbor's costly cases climbs with the prefix, so the last probes' growth under-predicts the whole
+    parse. An ordinary large page's growth can jump too (the caches, a busy machine's most of all), so a page
+    the quarter predicts past the budget is parsed to its half first when half the budget, less what the probes
+    took, affords that probe at worst; from the half it is judged the same way
     (``scripts/studies/costly_markup.py``)."""
-    n, size, last, last_size, last_growth = len(page), FIRST_PROBE, None, None, None
+    n, size, last, last_size, spent = len(page), FIRST_PROBE, None, None, 0.0
     quarter, half = -(-n // 4), n // 2
     close = CLOSE if isinstance(page, str) else CLOSE.encode()
     while size < n:
         t0 = time.thread_time()
         parse(page[:size] + close)
         t = max(time.thread_time() - t0, 1e-4)
+        spent += t
         if t > budget:
             return t * n / size
         measured = last is not None and last >= MIN_TIMED
@@ -72,15 +72,13 @@ def predicted_cost(parse, page, budget: float) -> float | None:
             predicted = t * (n / size) ** growth
             if measured and growth > SUPERLINEAR and predicted > budget:
                 return predicted
-        else:  # past it, sustained superlinear growth is assumed to climb on, as lexbor's costly cases do
-            sustained = measured and last_growth is not None and min(growth, last_growth) > SUSTAINED
-            end = t * (n / size) ** (WORST_GROWTH if sustained else growth)
+        else:  # past it, superlinear growth is assumed to climb on, as lexbor's costly cases do
+            end = t * (n / size) ** (WORST_GROWTH if growth > SUPERLINEAR else growth)
             if end <= budget:
                 return None
-            if sustained or size >= half or t * (half / size) ** WORST_GROWTH > budget:
+            if size >= half or spent + t * (half / size) ** WORST_GROWTH > budget / 2:
                 return end
         jump = quarter <= 4 * size and t * (quarter / size) ** WORST_GROWTH <= budget
-        last_growth = growth if measured else None
         last, last_size = t, size
         size = half if size >= quarter else quarter if jump else min(2 * size, quarter)
     return None

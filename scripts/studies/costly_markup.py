@@ -23,13 +23,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.test_hostile_payloads import COSTLY, ORDINARY_NEAR_MAX_BYTES  # noqa: E402
+from tests.test_hostile_payloads import COSTLY as TESTED, ORDINARY_NEAR_MAX_BYTES  # noqa: E402
+
+COSTLY = dict(TESTED)  # and two smaller ones, near the budgets (12-16 s whole on the EPYC)
+COSTLY["unclosed_options_45k"] = lambda: "<html><body><select>" + "<option>x" * 45_000 + "</select>"
+COSTLY["distinct_attribute_names_200k"] = lambda: "<html><body>" + "".join(f'<p a{i}="x">t</p>'
+                                                                           for i in range(200_000))
 
 CHILD = """
 import sys, time
 sys.path.insert(0, {root!r})
 from resiliparse.parse.html import HTMLTree
-from tests.test_hostile_payloads import COSTLY, ORDINARY_NEAR_MAX_BYTES
+sys.path.insert(0, {root!r} + "/scripts/studies")
+from costly_markup import COSTLY, ORDINARY_NEAR_MAX_BYTES
 html = {page}
 t0 = time.thread_time()
 HTMLTree.parse(html)
@@ -41,7 +47,7 @@ def costly(name: str) -> str:
     return COSTLY[name]() + "<p>" + "real words " * 200 + "</p></body></html>"
 
 
-BUSY = "x = bytearray(48 << 20)\nwhile True:\n    x[::64] = bytes(len(x[::64]))"
+BUSY = "import os\nx, p = bytearray(48 << 20), os.getppid()\nwhile os.getppid() == p:\n    x[::64] = bytes(len(x) // 64)"
 
 
 def whole_parse(name: str, cap: float) -> str:
@@ -66,8 +72,9 @@ def main() -> int:
     a = ap.parse_args()
     if a.repeat < 1 or a.cap <= 0 or any(b <= 0 for b in a.budgets) or a.busy < 0:
         ap.error("--repeat, --cap and --budgets must be positive, --busy not negative")
-    busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(a.busy)]
+    busy = []
     try:
+        busy += [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(a.busy)]
         return report(a)
     finally:
         for p in busy:
@@ -97,10 +104,10 @@ def report(a) -> int:
         label = name if name in COSTLY else f"ordinary: {name}"
         print(f"| {label} | {len(html):,} | {whole_parse(name, a.cap)} | " + " | ".join(cells) + " |", flush=True)
     big = [p for p in cleaning_pages() if p.stat().st_size > PROBE_FROM]
-    texts = {p.name: p.read_bytes().decode("utf-8", "replace") for p in big}
-    big = [p for p in big if len(texts[p.name]) > PROBE_FROM]
+    texts = {p: p.read_bytes().decode("utf-8", "replace") for p in big}
+    big = [p for p in big if len(texts[p]) > PROBE_FROM]
     for budget in a.budgets:
-        refused = [p.name for p in big if predicted_cost(HTMLTree.parse, texts[p.name], budget) is not None]
+        refused = [p.name for p in big if predicted_cost(HTMLTree.parse, texts[p], budget) is not None]
         print(f"\nshared cleaning pages over {PROBE_FROM >> 10} KiB (characters) at {budget:g} s: {len(big)}, parsed "
               f"{len(big) - len(refused)}, refused {len(refused)}" + (f" ({', '.join(refused[:10])})" * bool(refused)))
     return 0
