@@ -32,30 +32,31 @@ COSTLY["distinct_attribute_names_200k"] = lambda: "<html><body>" + "".join(f'<p 
 
 CHILD = """
 import sys, time
-sys.path.insert(0, {root!r})
+sys.path.insert(0, {here!r})
 from resiliparse.parse.html import HTMLTree
-sys.path.insert(0, {root!r} + "/scripts/studies")
-from costly_markup import COSTLY, ORDINARY_NEAR_MAX_BYTES
-html = {page}
+from costly_markup import page
+html = page({name!r})
 t0 = time.thread_time()
 HTMLTree.parse(html)
 print(time.thread_time() - t0)
 """
 
 
-def costly(name: str) -> str:
-    return COSTLY[name]() + "<p>" + "real words " * 200 + "</p></body></html>"
+def page(name: str) -> str:
+    """A costly page with real words after the markup (as the tests build it), or an ordinary one."""
+    if name in COSTLY:
+        return COSTLY[name]() + "<p>" + "real words " * 200 + "</p></body></html>"
+    return ORDINARY_NEAR_MAX_BYTES[name]()
 
 
-BUSY = "import os\nx, p = bytearray(48 << 20), os.getppid()\nwhile os.getppid() == p:\n    x[::64] = bytes(len(x) // 64)"
+BUSY = ("import os\nx, p = bytearray(48 << 20), os.getppid()\n"
+        "while os.getppid() == p:\n    x[::64] = bytes(len(x) // 64)")
 
 
 def whole_parse(name: str, cap: float) -> str:
-    page = (f'COSTLY[{name!r}]() + "<p>" + "real words " * 200 + "</p></body></html>"' if name in COSTLY
-            else f"ORDINARY_NEAR_MAX_BYTES[{name!r}]()")
     try:
-        out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), page=page)], capture_output=True,
-                             text=True, timeout=cap)
+        out = subprocess.run([sys.executable, "-c", CHILD.format(here=str(Path(__file__).parent), name=name)],
+                             capture_output=True, text=True, timeout=cap)
     except subprocess.TimeoutExpired:
         return f"> {cap:g} s (stopped)"
     if out.returncode != 0:
@@ -91,7 +92,7 @@ def report(a) -> int:
                                                         for b in a.budgets) + " |")
     print("|---|---:|---:|" + "---|" * len(a.budgets))
     for name in sorted(COSTLY) + sorted(ORDINARY_NEAR_MAX_BYTES):
-        html = costly(name) if name in COSTLY else ORDINARY_NEAR_MAX_BYTES[name]()
+        html = page(name)
         cells = []
         for budget in a.budgets:
             runs = []
@@ -109,7 +110,8 @@ def report(a) -> int:
     for budget in a.budgets:
         refused = [p.name for p in big if predicted_cost(HTMLTree.parse, texts[p], budget) is not None]
         print(f"\nshared cleaning pages over {PROBE_FROM >> 10} KiB (characters) at {budget:g} s: {len(big)}, parsed "
-              f"{len(big) - len(refused)}, refused {len(refused)}" + (f" ({', '.join(refused[:10])})" * bool(refused)))
+              f"{len(big) - len(refused)}, refused {len(refused)}"
+              + (f" ({', '.join(refused[:10])})" if refused else ""))
     return 0
 
 
